@@ -1,0 +1,31 @@
+// Makes sure a Chromium exists for the browser tests and benchmarks. Where none is found and
+// apt-get can be used as root, installs Debian's chromium; otherwise exits with one line that
+// says what to install.
+import { execSync } from 'node:child_process';
+import { findChromium } from './chromium.mjs';
+
+let found = findChromium();
+if (!found && !process.env.CHROME_PATH) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  let hasApt = false;
+  try {
+    execSync('command -v apt-get', { stdio: 'ignore' });
+    hasApt = true;
+  } catch {
+    hasApt = false;
+  }
+  if (isRoot && hasApt) {
+    console.log('ensure-chromium: no Chromium found; installing Debian chromium with apt-get');
+    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
+      stdio: 'inherit',
+      shell: '/bin/bash',
+    });
+    found = findChromium();
+  }
+}
+if (!found) {
+  console.error(
+    'ensure-chromium: no Chromium found: install one (Debian: apt-get install chromium) or set CHROME_PATH to its binary',
+  );
+  process.exit(1);
+}

@@ -1,0 +1,81 @@
+/**
+ * The one interface every backend implements (webgpu, webgl2, webgl2-tf, cpu). The Flock object
+ * (src/flock.ts) and the app see only this. Backends own their GPU objects; `dispose()` is idempotent.
+ */
+import type { FlockParams } from './core/params';
+import type { FlockState } from './core/state';
+
+export type BackendKind = 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
+export const BACKEND_LADDER: readonly BackendKind[] = ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
+
+/** Per-pass times in milliseconds per step, or null where not measured. */
+export interface PassTimes {
+  key: number | null;
+  sort: number | null;
+  cellTable: number | null;
+  reorder: number | null;
+  steer: number | null;
+  draw: number | null;
+}
+export const NO_PASS_TIMES: PassTimes = {
+  key: null,
+  sort: null,
+  cellTable: null,
+  reorder: null,
+  steer: null,
+  draw: null,
+};
+
+export interface BackendTimings {
+  /** 'gpu': GPU timer queries; 'cpu-wait': CPU clock around work that waited for the GPU; 'none'. */
+  timing: 'gpu' | 'cpu-wait' | 'none';
+  passes: PassTimes;
+}
+
+/** What one draw needs from the Flock: camera and canvas size. */
+export interface RenderView {
+  /** Column-major 4x4 view-projection; clip z in [-1, 1] (WebGPU backends remap). */
+  viewProj: Float32Array;
+  /** Drawing buffer size in device pixels. */
+  width: number;
+  height: number;
+  /** Boid length, world units. */
+  boidSize: number;
+}
+
+/** Options every backend factory takes. */
+export interface BackendInit {
+  canvas: HTMLCanvasElement;
+  params: FlockParams;
+  state: FlockState;
+  /** Capabilities hidden on purpose, e.g. 'EXT_color_buffer_float' (see FlockOptions.disable). */
+  disable: ReadonlySet<string>;
+  /** Called when the backend's device/context is lost (webgpu device.lost, webgl contextlost). */
+  onLost?: (reason: string) => void;
+  /** Called after a WebGL context is restored and every resource rebuilt. */
+  onRestored?: () => void;
+}
+
+export interface Backend {
+  readonly kind: BackendKind;
+  readonly canvas: HTMLCanvasElement;
+  /** Largest count this device can hold. */
+  readonly maxCount: number;
+  /** New parameters (validated). Keeps the state; count changes come with setState. */
+  setParams(params: FlockParams): void;
+  /** Uploads a state in boid-id order; its count equals the params' count. */
+  setState(state: FlockState): void;
+  /** Submits n fixed steps (no drawing). */
+  step(n: number): void;
+  /** The state after all submitted work, in boid-id order. */
+  readState(): Promise<FlockState>;
+  /** Draws the current state. */
+  render(view: RenderView): void;
+  /** Timing of recent steps. */
+  timings(): BackendTimings;
+  /** Test hook: |N_i| per boid id for the current state, counted the way the step counts. */
+  debugNeighborCounts?(): Promise<Uint32Array>;
+  /** Test hook: the sorted (cellKey, id) pairs of the current state, `count` of each. */
+  debugSortedKeys?(): Promise<{ keys: Uint32Array; ids: Uint32Array }>;
+  dispose(): void;
+}

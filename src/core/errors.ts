@@ -1,0 +1,39 @@
+/**
+ * FlockError: the one error type gpu-flock throws for bad input and unsupported devices.
+ * It names the field, the rejected value and what would have been allowed, so a user can act on it.
+ */
+export class FlockError extends Error {
+  /** The parameter, option or capability at fault, e.g. `perceptionRadius` or `backend`. */
+  readonly field: string;
+  /** The rejected value, as given. */
+  readonly value: unknown;
+  /** What is allowed, in words, e.g. `0.01 to 1000 (world units)`. */
+  readonly allowed: string;
+
+  constructor(field: string, value: unknown, allowed: string, detail?: string) {
+    const shown = describeValue(value);
+    super(
+      `${field} = ${shown} is not allowed; allowed: ${allowed}` + (detail ? ` (${detail})` : ''),
+    );
+    this.name = 'FlockError';
+    this.field = field;
+    this.value = value;
+    this.allowed = allowed;
+  }
+}
+
+/** A short printable form of any value, for error messages. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
+  if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+  if (ArrayBuffer.isView(value)) {
+    return `${value.constructor.name}(${(value as unknown as ArrayLike<number>).length})`;
+  }
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * The parameter schema: the single source for validation, the demo's GUI, URL parsing and
+ * uniform packing. DESIGN.md section 1 gives the model these parameters drive.
+ * Units: world units and seconds.
+ */
+import { FlockError, describeValue } from './errors';
+
+export type Vec3 = [number, number, number];
+export type Boundary = 'bounce' | 'wrap';
+export type NeighborSearch = 'grid' | 'brute';
+export type SortKind = 'counting' | 'bitonic';
+
+/** Every simulation parameter, with its unit in the docstring. */
+export interface FlockParams {
+  /** Number of boids, integer >= 1. Changing it re-initialises the flock from `seed`. */
+  count: number;
+  /** 2 or 3. In 2D every z component is 0 and the z bounds are ignored. Re-initialises. */
+  dimensions: 2 | 3;
+  /** World box minimum corner (world units); the box is half-open [min, max). */
+  boundsMin: Vec3;
+  /** World box maximum corner (world units). */
+  boundsMax: Vec3;
+  /** r, world units: boids closer than r (and farther than 1e-3) are neighbours. */
+  perceptionRadius: number;
+  /** ws: weight of separation (steer away from close neighbours, 1/distance). */
+  separationWeight: number;
+  /** wa: weight of alignment (steer toward the neighbours' mean velocity). */
+  alignmentWeight: number;
+  /** wc: weight of cohesion (steer toward the neighbours' mean position). */
+  cohesionWeight: number;
+  /** Upper speed clamp, world units per second. */
+  maxSpeed: number;
+  /** Lower speed clamp, world units per second; 0 turns it off. */
+  minSpeed: number;
+  /** Limit on the length of the summed steering acceleration, world units per second². */
+  maxSteerForce: number;
+  /** Fixed time step, seconds. */
+  timeStep: number;
+  /** What the box walls do: reflect (`bounce`) or wrap around (`wrap`, a torus). */
+  boundary: Boundary;
+  /** `grid` (uniform grid, O(N)) or `brute` (all pairs, the O(N²) baseline). */
+  neighborSearch: NeighborSearch;
+  /** WebGPU grid build: `counting` (atomics + prefix scan) or `bitonic` (as WebGL2). WebGL2 paths always sort bitonically. */
+  sort: SortKind;
+  /** uint32 seed of the initial state (mulberry32). Changing it re-initialises the flock. */
+  seed: number;
+}
+
+interface SpecBase<K extends keyof FlockParams> {
+  name: K;
+  default: FlockParams[K];
+  unit: string;
+  doc: string;
+  /** Changing this parameter re-initialises the flock from the seed. */
+  reinit?: boolean;
+}
+export interface NumberSpec<K extends keyof FlockParams = keyof FlockParams> extends SpecBase<K> {
+  type: 'int' | 'float' | 'uint32';
+  min: number;
+  max: number;
+  /** A suggested GUI step. */
+  step?: number;
+}
+export interface Vec3Spec<K extends keyof FlockParams = keyof FlockParams> extends SpecBase<K> {
+  type: 'vec3';
+  min: number;
+  max: number;
+}
+export interface EnumSpec<K extends keyof FlockParams = keyof FlockParams> extends SpecBase<K> {
+  type: 'enum';
+  options: readonly (string | number)[];
+}
+export type ParamSpec = NumberSpec | Vec3Spec | EnumSpec;
+
+/** Largest count any backend may be asked for; each backend checks its own, lower, device limit. */
+export const MAX_COUNT = 1 << 24;
+
+/** The schema, in GUI order. */
+export const PARAM_SCHEMA: readonly ParamSpec[] = [
+  {
+    name: 'count',
+    type: 'int',
+    default: 16384,
+    min: 1,
+    max: MAX_COUNT,
+    unit: 'boids',
+    reinit: true,
+    doc: 'Number of boids',
+  },
+  {
+    name: 'dimensions',
+    type: 'enum',
+    default: 3,
+    options: [2, 3],
+    unit: '',
+    reinit: true,
+    doc: '2D or 3D flock',
+  },
+  {
+    name: 'boundsMin',
+    type: 'vec3',
+    default: [-32, -32, -32],
+    min: -1e6,
+    max: 1e6,
+    unit: 'world units',
+    doc: 'Minimum corner of the world box',
+  },
+  {
+    name: 'boundsMax',
+    type: 'vec3',
+    default: [32, 32, 32],
+    min: -1e6,
+    max: 1e6,
+    unit: 'world units',
+    doc: 'Maximum corner of the world box',
+  },
+  {
+    name: 'perceptionRadius',
+    type: 'float',
+    default: 2,
+    min: 0.01,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units',
+    doc: 'Neighbour radius r',
+  },
+  {
+    name: 'separationWeight',
+    type: 'float',
+    default: 1.5,
+    min: 0,
+    max: 100,
+    step: 0.05,
+    unit: '',
+    doc: 'Separation weight ws',
+  },
+  {
+    name: 'alignmentWeight',
+    type: 'float',
+    default: 1,
+    min: 0,
+    max: 100,
+    step: 0.05,
+    unit: '',
+    doc: 'Alignment weight wa',
+  },
+  {
+    name: 'cohesionWeight',
+    type: 'float',
+    default: 1,
+    min: 0,
+    max: 100,
+    step: 0.05,
+    unit: '',
+    doc: 'Cohesion weight wc',
+  },
+  {
+    name: 'maxSpeed',
+    type: 'float',
+    default: 5,
+    min: 0.01,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s',
+    doc: 'Upper speed clamp',
+  },
+  {
+    name: 'minSpeed',
+    type: 'float',
+    default: 2,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s',
+    doc: 'Lower speed clamp (0: off)',
+  },
+  {
+    name: 'maxSteerForce',
+    type: 'float',
+    default: 2,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s²',
+    doc: 'Limit on the steering acceleration',
+  },
+  {
+    name: 'timeStep',
+    type: 'float',
+    default: 1 / 60,
+    min: 1e-4,
+    max: 0.1,
+    step: 0.001,
+    unit: 's',
+    doc: 'Fixed simulation time step',
+  },
+  {
+    name: 'boundary',
+    type: 'enum',
+    default: 'bounce',
+    options: ['bounce', 'wrap'],
+    unit: '',
+    doc: 'Box walls: reflect or wrap',
+  },
+  {
+    name: 'neighborSearch',
+    type: 'enum',
+    default: 'grid',
+    options: ['grid', 'brute'],
+    unit: '',
+    doc: 'Uniform grid or all pairs',
+  },
+  {
+    name: 'sort',
+    type: 'enum',
+    default: 'counting',
+    options: ['counting', 'bitonic'],
+    unit: '',
+    doc: 'WebGPU grid build (WebGL2 always bitonic)',
+  },
+  {
+    name: 'seed',
+    type: 'uint32',
+    default: 1,
+    min: 0,
+    max: 4294967295,
+    unit: '',
+    reinit: true,
+    doc: 'Seed of the initial state',
+  },
+] as ParamSpec[];
+
+const SPEC_BY_NAME = new Map(PARAM_SCHEMA.map((s) => [s.name, s]));
+
+/** The spec of one parameter, or undefined for an unknown name. */
+export function paramSpec(name: string): ParamSpec | undefined {
+  return SPEC_BY_NAME.get(name as keyof FlockParams);
+}
+
+/** A fresh copy of the defaults. */
+export function defaultParams(): FlockParams {
+  const out: Record<string, unknown> = {};
+  for (const s of PARAM_SCHEMA) out[s.name] = Array.isArray(s.default) ? [...s.default] : s.default;
+  return out as unknown as FlockParams;
+}
+
+/** Words for a spec's allowed values, used in FlockError.allowed. */
+export function allowedText(spec: ParamSpec): string {
+  const unit = spec.unit ? ` (${spec.unit})` : '';
+  switch (spec.type) {
+    case 'enum':
+      return `one of ${spec.options.map((o) => describeValue(o)).join(', ')}`;
+    case 'int':
+    case 'uint32':
+      return `an integer from ${spec.min} to ${spec.max}${unit}`;
+    case 'float':
+      return `a finite number from ${spec.min} to ${spec.max}${unit}`;
+    case 'vec3':
+      return `3 finite numbers, each from ${spec.min} to ${spec.max}${unit}`;
+  }
+}
+
+function checkField(spec: ParamSpec, value: unknown): unknown {
+  const fail = (): never => {
+    throw new FlockError(spec.name, value, allowedText(spec));
+  };
+  switch (spec.type) {
+    case 'enum':
+      if (!spec.options.includes(value as string | number)) fail();
+      return value;
+    case 'int':
+    case 'uint32':
+    case 'float': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) fail();
+      const v = value as number;
+      if (spec.type !== 'float' && !Number.isInteger(v)) fail();
+      if (v < spec.min || v > spec.max) fail();
+      return v;
+    }
+    case 'vec3': {
+      const arr = value as ArrayLike<unknown>;
+      if (!(Array.isArray(value) || ArrayBuffer.isView(value)) || arr.length !== 3) fail();
+      const out: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const c = arr[i];
+        if (typeof c !== 'number' || !Number.isFinite(c) || c < spec.min || c > spec.max) fail();
+        out.push(c as number);
+      }
+      return out as Vec3;
+    }
+  }
+}
+
+/** Number of axes that take part in the model: x, y (and z in 3D). */
+export function activeAxes(p: Pick<FlockParams, 'dimensions'>): number {
+  return p.dimensions === 2 ? 2 : 3;
+}
+
+/**
+ * Merges `partial` over `base` and validates the result as a whole: each field against the schema,
+ * then the cross-field rules (boundsMin < boundsMax on the active axes, minSpeed <= maxSpeed,
+ * wrap needs at least 3 cells of size >= perceptionRadius per active axis).
+ * Returns a new object; `base` is never modified.
+ * @throws FlockError naming the first offending field, its value and the allowed range; unknown keys too.
+ */
+export function validateParams(
+  partial: Partial<FlockParams> | Record<string, unknown> = {},
+  base: FlockParams = defaultParams(),
+): FlockParams {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw new FlockError('params', partial, 'an object of parameter names to values');
+  }
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(partial)) {
+    if (value === undefined) continue;
+    const spec = SPEC_BY_NAME.get(key as keyof FlockParams);
+    if (!spec) {
+      throw new FlockError(
+        key,
+        value,
+        `a known parameter: ${PARAM_SCHEMA.map((s) => s.name).join(', ')}`,
+        'unknown parameter',
+      );
+    }
+    merged[key] = checkField(spec, value);
+  }
+  const p = merged as unknown as FlockParams;
+  // Copy vectors so callers cannot alias our state.
+  p.boundsMin = [...p.boundsMin] as Vec3;
+  p.boundsMax = [...p.boundsMax] as Vec3;
+  const axes = activeAxes(p);
+  for (let a = 0; a < axes; a++) {
+    if (!(p.boundsMin[a]! < p.boundsMax[a]!)) {
+      throw new FlockError(
+        'boundsMax',
+        p.boundsMax,
+        `each active component greater than boundsMin (${describeValue(p.boundsMin)})`,
+      );
+    }
+  }
+  if (p.minSpeed > p.maxSpeed) {
+    throw new FlockError('minSpeed', p.minSpeed, `0 to maxSpeed (${p.maxSpeed}) world units/s`);
+  }
+  if (p.boundary === 'wrap') {
+    for (let a = 0; a < axes; a++) {
+      const size = p.boundsMax[a]! - p.boundsMin[a]!;
+      if (Math.floor(size / p.perceptionRadius) < 3) {
+        throw new FlockError(
+          'perceptionRadius',
+          p.perceptionRadius,
+          `at most ${size / 3} world units (a third of the box side ${size}): wrap needs 3 cells per axis`,
+        );
+      }
+    }
+  }
+  return p;
+}
+
+/** The names among `changed` that re-initialise the flock (count, dimensions, seed). */
+export function needsReinit(changed: Iterable<string>): boolean {
+  for (const k of changed) if (SPEC_BY_NAME.get(k as keyof FlockParams)?.reinit) return true;
+  return false;
+}

@@ -1,0 +1,133 @@
+/**
+ * FlockState, the seeded PRNG and the initial state. Every backend starts from the same bits:
+ * the initial state is generated here, on the CPU, and uploaded.
+ */
+import { FlockError } from './errors';
+import { MAX_COUNT, type FlockParams } from './params';
+
+/**
+ * The state of a flock in boid-id order.
+ * positions: Float32Array(4*count), xyz in world units + w = species id (0 until species exist).
+ * velocities: Float32Array(4*count), xyz in world units per second + w = 0.
+ */
+export interface FlockState {
+  count: number;
+  positions: Float32Array;
+  velocities: Float32Array;
+}
+
+/**
+ * mulberry32 (Tommy Ettinger, 2017): a 32-bit PRNG with a 2^32 period, enough for initial states.
+ * Returns a function giving uniform numbers in [0, 1) with 24 random bits (exact in float32).
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 8) >>> 0) / 16777216;
+  };
+}
+
+/** The largest float32 strictly below x (x finite, positive or negative). */
+function float32Below(x: number): number {
+  const f = new Float32Array([x]);
+  const u = new Uint32Array(f.buffer);
+  if (x > 0) u[0] = u[0]! - 1;
+  else if (x < 0) u[0] = u[0]! + 1;
+  else u[0] = 0x80000001;
+  return f[0]!;
+}
+
+/**
+ * The seed's initial state: positions uniform in the box [min, max) (float32, strictly below max),
+ * velocities in a uniform random direction with speed uniform in [minSpeed, maxSpeed].
+ * Per boid the PRNG is drawn in this order: x, y, z (3D only), direction (1 draw in 2D, 2 in 3D), speed.
+ * In 2D, z and v.z are 0.
+ */
+export function initialState(params: FlockParams): FlockState {
+  const { count, boundsMin: lo, boundsMax: hi, dimensions, minSpeed, maxSpeed } = params;
+  const rand = mulberry32(params.seed);
+  const positions = new Float32Array(4 * count);
+  const velocities = new Float32Array(4 * count);
+  const axes = dimensions === 2 ? 2 : 3;
+  for (let i = 0; i < count; i++) {
+    for (let a = 0; a < axes; a++) {
+      let x = Math.fround(lo[a]! + rand() * (hi[a]! - lo[a]!));
+      if (x >= hi[a]!) x = float32Below(hi[a]!);
+      positions[4 * i + a] = x;
+    }
+    let dx: number, dy: number, dz: number;
+    if (axes === 2) {
+      const phi = 2 * Math.PI * rand();
+      dx = Math.cos(phi);
+      dy = Math.sin(phi);
+      dz = 0;
+    } else {
+      const z = 2 * rand() - 1;
+      const phi = 2 * Math.PI * rand();
+      const s = Math.sqrt(Math.max(0, 1 - z * z));
+      dx = s * Math.cos(phi);
+      dy = s * Math.sin(phi);
+      dz = z;
+    }
+    const speed = minSpeed + rand() * (maxSpeed - minSpeed);
+    velocities[4 * i] = dx * speed;
+    velocities[4 * i + 1] = dy * speed;
+    velocities[4 * i + 2] = dz * speed;
+  }
+  return { count, positions, velocities };
+}
+
+/** A deep copy. */
+export function cloneState(s: FlockState): FlockState {
+  return { count: s.count, positions: s.positions.slice(), velocities: s.velocities.slice() };
+}
+
+/**
+ * Checks an explicit state: integer count in [1, maxCount], Float32Array(4*count) arrays (or plain
+ * arrays of numbers, which are converted), every value finite. In 2D, z must be 0.
+ * @throws FlockError naming `state.count`, `state.positions` or `state.velocities`, the value and the allowed form.
+ */
+export function validateState(
+  state: unknown,
+  dimensions: 2 | 3 = 3,
+  maxCount = MAX_COUNT,
+): FlockState {
+  if (state === null || typeof state !== 'object') {
+    throw new FlockError('state', state, 'an object { count, positions, velocities }');
+  }
+  const s = state as Record<string, unknown>;
+  const count = s.count;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > maxCount) {
+    throw new FlockError('state.count', count, `an integer from 1 to ${maxCount}`);
+  }
+  const arrays: Record<'positions' | 'velocities', Float32Array> = {
+    positions: new Float32Array(0),
+    velocities: new Float32Array(0),
+  };
+  for (const key of ['positions', 'velocities'] as const) {
+    const v = s[key];
+    const field = `state.${key}`;
+    if (!(v instanceof Float32Array) && !Array.isArray(v)) {
+      throw new FlockError(field, v, `a Float32Array(4*count) = Float32Array(${4 * count})`);
+    }
+    const arr = v instanceof Float32Array ? v : new Float32Array(v as number[]);
+    if (arr.length !== 4 * count) {
+      throw new FlockError(field, v, `length 4*count = ${4 * count}, got ${arr.length}`);
+    }
+    for (let i = 0; i < arr.length; i++) {
+      const x = (v as ArrayLike<unknown>)[i];
+      if (typeof x !== 'number' || !Number.isFinite(x)) {
+        throw new FlockError(`${field}[${i}]`, x, 'a finite number');
+      }
+      if (dimensions === 2 && i % 4 === 2 && x !== 0) {
+        throw new FlockError(`${field}[${i}]`, x, '0 (z must be 0 in 2D)');
+      }
+    }
+    arrays[key] = arr === v ? arr.slice() : arr;
+  }
+  return { count, positions: arrays.positions, velocities: arrays.velocities };
+}

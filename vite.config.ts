@@ -1,0 +1,64 @@
+/// <reference types="vitest/config" />
+// Vite serves the demo (index.html) and the benchmark page; Vitest runs two projects:
+// `unit` in Node and `browser` in headless Chromium (system binary, SwiftShader GPU).
+import { defineConfig } from 'vite';
+import { playwright } from '@vitest/browser-playwright';
+import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
+
+const executablePath = findChromium() ?? undefined;
+
+export default defineConfig({
+  base: './',
+  build: {
+    target: 'es2022',
+    rollupOptions: { input: { main: 'index.html' } },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'node-gpu',
+          include: ['tests/node-gpu/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: { executablePath, args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});
