@@ -73,6 +73,10 @@ export interface Backend {
   render(view: RenderView): void;
   /** Timing of recent steps. */
   timings(): BackendTimings;
+  /** Resolves once all submitted work has finished on the device (cheaper than readState). */
+  sync?(): Promise<void>;
+  /** Renderer or adapter description, for the device report. */
+  readonly deviceInfo?: string;
   /** Test hook: |N_i| per boid id for the current state, counted the way the step counts. */
   debugNeighborCounts?(): Promise<Uint32Array>;
   /** Test hook: the sorted (cellKey, id) pairs of the current state, `count` of each. */
