@@ -1,0 +1,105 @@
+// Schema validation: every field has a bad-value case naming the field, the value and the range.
+import { describe, expect, test } from 'vitest';
+import { FlockError } from '../../src/core/errors';
+import {
+  PARAM_SCHEMA,
+  defaultParams,
+  needsReinit,
+  validateParams,
+  type FlockParams,
+} from '../../src/core/params';
+
+function rejects(partial: Record<string, unknown>, field: string, base?: FlockParams): FlockError {
+  try {
+    validateParams(partial, base);
+  } catch (e) {
+    expect(e).toBeInstanceOf(FlockError);
+    const err = e as FlockError;
+    expect(err.field).toBe(field);
+    expect(err.message).toContain(field);
+    expect(err.allowed.length).toBeGreaterThan(3);
+    return err;
+  }
+  throw new Error(`validateParams(${JSON.stringify(partial)}) did not throw`);
+}
+
+/** Bad values for each type of field. */
+const BAD: Record<string, unknown[]> = {
+  int: [NaN, Infinity, -1, 1.5, '12', null, 1e9],
+  uint32: [NaN, -1, 0.5, 2 ** 32, '1'],
+  float: [NaN, Infinity, -Infinity, -1e9, 1e9, '2', null],
+  vec3: [[1, 2], [1, 2, NaN], 'a,b,c', [1, 2, 'x'], [0, 0, 2e6]],
+  enum: ['nope', 4, null],
+};
+
+describe('schema', () => {
+  test('defaults validate and match DESIGN', () => {
+    const d = validateParams();
+    expect(d).toEqual(defaultParams());
+    expect(d.count).toBe(16384);
+    expect(d.boundsMin).toEqual([-32, -32, -32]);
+    expect(d.perceptionRadius).toBe(2);
+    expect(d.separationWeight).toBe(1.5);
+    expect(d.timeStep).toBeCloseTo(1 / 60, 12);
+    expect(d.boundary).toBe('bounce');
+    expect(d.neighborSearch).toBe('grid');
+    expect(d.seed).toBe(1);
+  });
+
+  for (const spec of PARAM_SCHEMA) {
+    test(`${spec.name}: each bad value is a FlockError naming it`, () => {
+      for (const bad of BAD[spec.type]!) {
+        const err = rejects({ [spec.name]: bad }, spec.name);
+        expect(err.value).toBe(bad);
+      }
+    });
+    test(`${spec.name}: the default and the range ends are accepted`, () => {
+      expect(validateParams({ [spec.name]: spec.default })[spec.name]).toEqual(spec.default);
+      if (spec.type === 'int' || spec.type === 'float' || spec.type === 'uint32') {
+        const p = validateParams({
+          [spec.name]: spec.max,
+          ...(spec.name === 'minSpeed' ? { maxSpeed: 1000 } : {}),
+        });
+        expect(p[spec.name]).toBe(spec.max);
+      }
+    });
+  }
+
+  test('unknown keys are rejected with the known names', () => {
+    const err = rejects({ speed: 3 }, 'speed');
+    expect(err.allowed).toContain('perceptionRadius');
+  });
+
+  test('cross-field rules', () => {
+    rejects({ boundsMin: [0, 0, 0], boundsMax: [10, 0, 10] }, 'boundsMax');
+    rejects({ minSpeed: 6 }, 'minSpeed');
+    // wrap: a 5-unit box with r = 2 has only 2 cells per axis
+    const err = rejects(
+      { boundary: 'wrap', boundsMin: [0, 0, 0], boundsMax: [5, 50, 50] },
+      'perceptionRadius',
+    );
+    expect(err.allowed).toContain('3 cells');
+    // 2D ignores z bounds
+    expect(
+      validateParams({ dimensions: 2, boundsMin: [0, 0, 5], boundsMax: [10, 10, 5] }).dimensions,
+    ).toBe(2);
+  });
+
+  test('the base is never modified and vectors are copied', () => {
+    const base = defaultParams();
+    const v: [number, number, number] = [-5, -5, -5];
+    const p = validateParams({ boundsMin: v, count: 10 }, base);
+    v[0] = 100;
+    expect(p.boundsMin).toEqual([-5, -5, -5]);
+    expect(base.count).toBe(16384);
+    expect(() => validateParams({ count: -3 }, p)).toThrow(FlockError);
+    expect(p.count).toBe(10);
+  });
+
+  test('needsReinit: count, dimensions and seed', () => {
+    expect(needsReinit(['count'])).toBe(true);
+    expect(needsReinit(['seed', 'maxSpeed'])).toBe(true);
+    expect(needsReinit(['dimensions'])).toBe(true);
+    expect(needsReinit(['maxSpeed', 'boundsMin'])).toBe(false);
+  });
+});
