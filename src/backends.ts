@@ -1,0 +1,98 @@
+/**
+ * The backend registry and the `auto` ladder (DESIGN.md section 3): webgpu -> webgl2 -> webgl2-tf
+ * -> cpu. Each rung has a probe that works by doing (adapter + device, a float render target that
+ * is rendered to and read back) on throwaway objects, and a factory that builds the real backend.
+ * Probe answers are cached per page and per set of hidden capabilities.
+ */
+import type { Backend, BackendInit, BackendKind } from './backend';
+import { BACKEND_LADDER } from './backend';
+
+export interface ProbeResult {
+  ok: boolean;
+  /** Why the rung cannot run (when !ok). */
+  reason?: string;
+  /** A software implementation (fallback adapter, SwiftShader, llvmpipe). */
+  software?: boolean;
+  /** Renderer / adapter description. */
+  info?: string;
+}
+
+export interface BackendEntry {
+  probe(disable: ReadonlySet<string>): Promise<ProbeResult>;
+  create(init: BackendInit): Promise<Backend>;
+}
+
+const registry = new Map<BackendKind, BackendEntry>();
+const probeCache = new Map<string, Promise<ProbeResult>>();
+
+/** Registers the factory and probe of one rung (src/index.ts registers every backend). */
+export function registerBackend(kind: BackendKind, entry: BackendEntry): void {
+  registry.set(kind, entry);
+}
+
+export function backendEntry(kind: BackendKind): BackendEntry | undefined {
+  return registry.get(kind);
+}
+
+/** The cached probe of one rung; a rung without a registered backend is 'not built yet'. */
+export function probeBackend(
+  kind: BackendKind,
+  disable: ReadonlySet<string>,
+): Promise<ProbeResult> {
+  if (disable.has(kind))
+    return Promise.resolve({ ok: false, reason: `hidden by disable: ['${kind}']` });
+  const entry = registry.get(kind);
+  if (!entry)
+    return Promise.resolve({
+      ok: false,
+      reason: `the ${kind} backend is not available in this build`,
+    });
+  const key = `${kind}|${[...disable].sort().join(',')}`;
+  let p = probeCache.get(key);
+  if (!p) {
+    p = entry
+      .probe(disable)
+      .catch((e: unknown) => ({ ok: false, reason: `probe failed: ${String(e)}` }));
+    probeCache.set(key, p);
+  }
+  return p;
+}
+
+/** Forget cached probe answers (tests that change what the page offers). */
+export function clearProbeCache(): void {
+  probeCache.clear();
+}
+
+/** Renderer strings of software rasterisers. */
+export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|lavapipe|basic render/i;
+
+/**
+ * The rungs `auto` should try, in order, starting at `from`, with the reasons the skipped ones
+ * were skipped. A WebGPU adapter that is a software fallback yields to a hardware WebGL2.
+ */
+export async function planLadder(
+  disable: ReadonlySet<string>,
+  from: BackendKind = 'webgpu',
+): Promise<{ order: BackendKind[]; reasons: Partial<Record<BackendKind, string>> }> {
+  const reasons: Partial<Record<BackendKind, string>> = {};
+  const order: BackendKind[] = [];
+  const rungs = BACKEND_LADDER.slice(BACKEND_LADDER.indexOf(from));
+  for (const kind of rungs) {
+    const probe = await probeBackend(kind, disable);
+    if (!probe.ok) {
+      reasons[kind] = probe.reason ?? 'unavailable';
+      continue;
+    }
+    order.push(kind);
+  }
+  if (order[0] === 'webgpu' && order.includes('webgl2')) {
+    const gpu = await probeBackend('webgpu', disable);
+    const gl = await probeBackend('webgl2', disable);
+    if (gpu.software && !gl.software) {
+      order.splice(0, 1);
+      order.push('webgpu');
+      reasons.webgpu = `the WebGPU adapter is a software fallback (${gpu.info ?? 'isFallbackAdapter'}); a hardware WebGL2 (${gl.info ?? 'unknown renderer'}) is preferred`;
+    }
+  }
+  return { order, reasons };
+}

@@ -1,0 +1,685 @@
+/**
+ * The Flock: the public object behind createFlock (DESIGN.md section 4). It owns one backend at a
+ * time, the canvas it draws into, the fixed-step frame loop, stats, state snapshots for context
+ * loss, and the page listeners (resize, visibility, intersection). Backends see only src/backend.ts.
+ */
+import type { Backend, BackendKind, PassTimes } from './backend';
+import { BACKEND_LADDER, NO_PASS_TIMES } from './backend';
+import { backendEntry, planLadder, probeBackend } from './backends';
+import { FlockError, describeValue } from './core/errors';
+import { FixedStepClock } from './core/frame-clock';
+import {
+  PARAM_SCHEMA,
+  defaultParams,
+  needsReinit,
+  validateParams,
+  type FlockParams,
+} from './core/params';
+import { boidSizeFor, defaultCamera, viewProjection, type OrbitCamera } from './core/render-math';
+import { cloneState, initialState, validateState, type FlockState } from './core/state';
+
+/** The most boids the cpu backend steps (a Web Worker running the reference grid step). */
+export const CPU_MAX_COUNT = 4096;
+
+/** Capability names `disable` accepts, to force any rung of the ladder on any machine. */
+export const DISABLE_NAMES = [
+  'webgpu',
+  'webgl2',
+  'EXT_color_buffer_float',
+  'webgl2-tf',
+  'cpu',
+] as const;
+
+export type BackendChoice = 'auto' | BackendKind;
+
+export interface FlockOptions {
+  /** 'auto' (default) walks the ladder webgpu -> webgl2 -> webgl2-tf -> cpu; an explicit kind must run or createFlock rejects. */
+  backend?: BackendChoice;
+  /** Parameters over the defaults; seed and count are parameters. */
+  params?: Partial<FlockParams>;
+  /** Start from this state instead of the seed's (its count wins over params.count). */
+  initialState?: FlockState;
+  /** Start the frame loop at once (default true). */
+  autoStart?: boolean;
+  /** Hide capabilities, e.g. ['webgpu', 'EXT_color_buffer_float', 'webgl2'], to force a rung. */
+  disable?: string[];
+}
+
+export interface FlockStats {
+  /** Frames drawn per second (0 while stopped). */
+  fps: number;
+  /** Milliseconds per simulation step, from GPU timers or a CPU clock around work that waited for the GPU. */
+  stepMs: number;
+  /** How stepMs and passes were measured; 'none' when not measured yet. */
+  timing: 'gpu' | 'cpu-wait' | 'none';
+  /** Per-pass ms per step, or null where not measured. */
+  passes: PassTimes;
+}
+
+const OPTION_KEYS = ['backend', 'params', 'initialState', 'autoStart', 'disable'];
+const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...BACKEND_LADDER];
+/** Seconds between asynchronous state snapshots (used to resume after context or device loss). */
+const SNAPSHOT_INTERVAL_S = 3;
+/** Seconds between CPU-clock step timings when no GPU timer exists. */
+const TIMING_INTERVAL_S = 1;
+
+interface CanvasOwnership {
+  /** We created the canvas (inside a container element, or detached) and remove it on dispose. */
+  owned: boolean;
+  container: HTMLElement | null;
+}
+
+function checkOptions(options: unknown): Required<Pick<FlockOptions, 'backend' | 'autoStart'>> & {
+  disable: Set<string>;
+} {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new FlockError('options', options, 'an object with keys ' + OPTION_KEYS.join(', '));
+  }
+  for (const k of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(k)) {
+      throw new FlockError(
+        k,
+        (options as Record<string, unknown>)[k],
+        `a known option: ${OPTION_KEYS.join(', ')}`,
+        'unknown option',
+      );
+    }
+  }
+  const o = options as FlockOptions;
+  const backend = o.backend ?? 'auto';
+  if (!BACKEND_CHOICES.includes(backend)) {
+    throw new FlockError(
+      'backend',
+      backend,
+      `one of ${BACKEND_CHOICES.map((b) => `"${b}"`).join(', ')}`,
+    );
+  }
+  const autoStart = o.autoStart ?? true;
+  if (typeof autoStart !== 'boolean') throw new FlockError('autoStart', autoStart, 'true or false');
+  const disable = o.disable ?? [];
+  if (
+    !Array.isArray(disable) ||
+    disable.some((d) => !(DISABLE_NAMES as readonly string[]).includes(d))
+  ) {
+    throw new FlockError(
+      'disable',
+      disable,
+      `an array of ${DISABLE_NAMES.map((d) => `"${d}"`).join(', ')}`,
+    );
+  }
+  return { backend, autoStart, disable: new Set(disable) };
+}
+
+function makeCanvas(like?: HTMLCanvasElement): HTMLCanvasElement {
+  const c = document.createElement('canvas');
+  if (like) {
+    for (const attr of Array.from(like.attributes)) c.setAttribute(attr.name, attr.value);
+    c.width = like.width;
+    c.height = like.height;
+  } else {
+    c.width = 640;
+    c.height = 480;
+  }
+  return c;
+}
+
+/**
+ * Creates a flock that simulates and draws into `target`.
+ * @param target a canvas to draw into, or an element in which the flock makes and manages its own
+ *   full-size canvas; without one, a detached 640x480 canvas (`flock.canvas`) is made.
+ * @throws FlockError (as a rejection) for bad options/params/state, or when an explicit backend
+ *   cannot run here (field 'backend', the reason in the message). Only 'auto' falls back.
+ */
+export async function createFlock(
+  target?: HTMLCanvasElement | HTMLElement | null,
+  options: FlockOptions = {},
+): Promise<Flock> {
+  const opts = checkOptions(options);
+  let params = validateParams(options.params ?? {}, defaultParams());
+  let state: FlockState | null = null;
+  if (options.initialState !== undefined) {
+    state = validateState(options.initialState, params.dimensions);
+    params = { ...params, count: state.count };
+  }
+  let canvas: HTMLCanvasElement;
+  const own: CanvasOwnership = { owned: false, container: null };
+  if (target instanceof HTMLCanvasElement) {
+    canvas = target;
+  } else {
+    canvas = makeCanvas();
+    own.owned = true;
+    if (target) {
+      own.container = target;
+      canvas.style.width = '100%';
+      canvas.style.height = '100%';
+      canvas.style.display = 'block';
+      target.appendChild(canvas);
+    }
+  }
+  const flock = new Flock(canvas, own, params, opts.disable);
+  try {
+    await flock._init(opts.backend, state);
+  } catch (e) {
+    flock.dispose();
+    throw e;
+  }
+  if (opts.autoStart) flock.start();
+  return flock;
+}
+
+/** A running flock. See DESIGN.md section 4 for the contract; events: 'fallback', 'contextlost', 'contextrestored', 'error'. */
+export class Flock extends EventTarget {
+  private _backend: Backend | null = null;
+  private _canvas: HTMLCanvasElement;
+  private _params: FlockParams;
+  private readonly _disable: ReadonlySet<string>;
+  private readonly _own: CanvasOwnership;
+  private _fallbackReasons: Partial<Record<BackendKind, string>> = {};
+  private _running = false;
+  private _disposed = false;
+  private _hidden = false;
+  private _offscreen = false;
+  private _contextLost = false;
+  /** Resolves when a backend replacement (fallback) in progress is done; every operation waits on it. */
+  private _ready: Promise<void> = Promise.resolve();
+  private _raf = 0;
+  private readonly _clock: FixedStepClock;
+  private _snapshot: FlockState | null = null;
+  private _snapshotAt = 0;
+  private _snapshotBusy = false;
+  private _timingAt = 0;
+  private _timingBusy = false;
+  private _frames = 0;
+  private _fpsAt = 0;
+  private readonly _cleanups: (() => void)[] = [];
+  /** The orbit camera; mutate it freely, the next render uses it. Reset by bounds/dimension changes. */
+  camera: OrbitCamera;
+  /** Latest measurements; see FlockStats. */
+  readonly stats: FlockStats = { fps: 0, stepMs: 0, timing: 'none', passes: { ...NO_PASS_TIMES } };
+
+  /** @internal use createFlock */
+  constructor(
+    canvas: HTMLCanvasElement,
+    own: CanvasOwnership,
+    params: FlockParams,
+    disable: ReadonlySet<string>,
+  ) {
+    super();
+    this._canvas = canvas;
+    this._own = own;
+    this._params = params;
+    this._disable = disable;
+    this.camera = defaultCamera(params);
+    this._clock = new FixedStepClock(params.timeStep);
+  }
+
+  /** The backend in use. */
+  get backend(): BackendKind {
+    return this._backend?.kind ?? 'cpu';
+  }
+  /** The canvas drawn into now (a run-time fallback replaces it in the page: listen to 'fallback'). */
+  get canvas(): HTMLCanvasElement {
+    return this._canvas;
+  }
+  /** Why each rung above the chosen backend was skipped (and, on cpu, the count cap). */
+  get fallbackReasons(): Partial<Record<BackendKind, string>> {
+    return { ...this._fallbackReasons };
+  }
+  /** A copy of the current parameters. */
+  get params(): FlockParams {
+    return {
+      ...this._params,
+      boundsMin: [...this._params.boundsMin],
+      boundsMax: [...this._params.boundsMax],
+    };
+  }
+  /** True while the frame loop is on (it still idles while the page is hidden or the canvas off-screen). */
+  get running(): boolean {
+    return this._running;
+  }
+  /** The largest count the current backend can hold. */
+  get maxCount(): number {
+    return this._backend?.maxCount ?? 0;
+  }
+  /** Renderer or adapter description of the current backend. */
+  get deviceInfo(): string {
+    return this._backend?.deviceInfo ?? '';
+  }
+  /** @internal test hooks of the current backend (neighbour counts, sorted keys). */
+  get _debug(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys'> | null {
+    const b = this._backend;
+    if (!b) return null;
+    return {
+      debugNeighborCounts: b.debugNeighborCounts?.bind(b),
+      debugSortedKeys: b.debugSortedKeys?.bind(b),
+    };
+  }
+
+  /** @internal picks and builds the backend. */
+  async _init(choice: BackendChoice, state: FlockState | null): Promise<void> {
+    const startState = state ?? initialState(this._params);
+    if (choice !== 'auto') {
+      const probe = await probeBackend(choice, this._disable);
+      if (!probe.ok) {
+        throw new FlockError('backend', choice, 'a backend this device can run', probe.reason);
+      }
+      if (choice === 'cpu' && this._params.count > CPU_MAX_COUNT) {
+        throw new FlockError(
+          'count',
+          this._params.count,
+          `an integer from 1 to ${CPU_MAX_COUNT} (the cpu backend's cap)`,
+        );
+      }
+      this._backend = await this._create(choice, startState);
+    } else {
+      const plan = await planLadder(this._disable);
+      this._fallbackReasons = plan.reasons;
+      await this._descend(plan.order, startState, null);
+    }
+    this._attachPageListeners();
+  }
+
+  /** Builds the first rung of `order` that works, on a fresh canvas after a failure. */
+  private async _descend(
+    order: BackendKind[],
+    state: FlockState,
+    from: BackendKind | null,
+  ): Promise<void> {
+    let firstTry = true;
+    for (const kind of order) {
+      let s = state;
+      if (kind === 'cpu' && s.count > CPU_MAX_COUNT) {
+        this._fallbackReasons.cpu = `count capped from ${s.count} to ${CPU_MAX_COUNT}, the cpu backend's limit`;
+        s = {
+          count: CPU_MAX_COUNT,
+          positions: s.positions.slice(0, 4 * CPU_MAX_COUNT),
+          velocities: s.velocities.slice(0, 4 * CPU_MAX_COUNT),
+        };
+      }
+      if (!firstTry || from !== null) this._replaceCanvas();
+      firstTry = false;
+      try {
+        this._params = { ...this._params, count: s.count };
+        this._backend = await this._create(kind, s);
+        if (from !== null) {
+          this.dispatchEvent(
+            new CustomEvent('fallback', {
+              detail: { from, to: kind, reason: this._fallbackReasons[from] },
+            }),
+          );
+        }
+        return;
+      } catch (e) {
+        this._fallbackReasons[kind] = e instanceof Error ? e.message : String(e);
+      }
+    }
+    throw new FlockError(
+      'backend',
+      'auto',
+      'a device with WebGPU, WebGL2 or a CPU fallback',
+      describeValue(this._fallbackReasons),
+    );
+  }
+
+  private async _create(kind: BackendKind, state: FlockState): Promise<Backend> {
+    const entry = backendEntry(kind);
+    if (!entry) throw new FlockError('backend', kind, 'a backend available in this build');
+    const params = { ...this._params, count: state.count };
+    this._resize();
+    const backend = await entry.create({
+      canvas: this._canvas,
+      params,
+      state,
+      disable: this._disable,
+      onLost: (reason) => this._onLost(kind, reason),
+      onRestored: () => this._onRestored(),
+    });
+    this._params = params;
+    this._snapshot = cloneState(state);
+    return backend;
+  }
+
+  private _replaceCanvas(): void {
+    const old = this._canvas;
+    const fresh = makeCanvas(old);
+    if (old.parentNode) old.replaceWith(fresh);
+    this._canvas = fresh;
+    this._observeCanvas();
+  }
+
+  private _onLost(kind: BackendKind, reason: string): void {
+    if (this._disposed) return;
+    if (kind === 'webgl2' || kind === 'webgl2-tf') {
+      // WebGL: wait for 'webglcontextrestored'; the backend rebuilds, we re-upload the snapshot.
+      this._contextLost = true;
+      this.dispatchEvent(new CustomEvent('contextlost', { detail: { reason } }));
+      return;
+    }
+    // WebGPU device lost or broken: fall back to the next rung with the last readable state.
+    this._fallbackReasons[kind] = `lost at run time: ${reason}`;
+    const state = this._snapshot ?? initialState(this._params);
+    const dead = this._backend;
+    this._backend = null;
+    this._ready = this._ready.then(async () => {
+      try {
+        dead?.dispose();
+      } catch {
+        // a lost device may throw on teardown; nothing is left to free
+      }
+      const below = BACKEND_LADDER.slice(BACKEND_LADDER.indexOf(kind) + 1);
+      const order: BackendKind[] = [];
+      for (const k of below) {
+        const probe = await probeBackend(k, this._disable);
+        if (probe.ok) order.push(k);
+        else this._fallbackReasons[k] ??= probe.reason ?? 'unavailable';
+      }
+      try {
+        await this._descend(order, state, kind);
+      } catch (e) {
+        this._emitError(e);
+      }
+    });
+  }
+
+  private _onRestored(): void {
+    if (this._disposed || !this._backend) return;
+    this._contextLost = false;
+    const state = this._snapshot ?? initialState(this._params);
+    this._backend.setParams(this._params);
+    this._backend.setState(state);
+    this._clock.reset();
+    this.dispatchEvent(new CustomEvent('contextrestored', { detail: { count: state.count } }));
+  }
+
+  private _emitError(e: unknown): void {
+    this.dispatchEvent(new CustomEvent('error', { detail: { error: e } }));
+  }
+
+  private _live(): Backend {
+    if (this._disposed)
+      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    if (!this._backend)
+      throw new FlockError('backend', 'none', 'a running backend (a fallback is in progress)');
+    return this._backend;
+  }
+
+  /** Runs `op` now, or after a backend replacement in progress, in call order. */
+  private _enqueue<T>(op: (b: Backend) => T | Promise<T>): Promise<T> {
+    const run = this._ready.then(() => op(this._live()));
+    this._ready = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
+   * Changes parameters. The merged result is validated at once, before anything changes.
+   * count, dimensions and seed re-initialise the flock from the seed; the rest keep the state.
+   * @throws FlockError naming the field, the value and the allowed range; the flock keeps its previous parameters and state.
+   */
+  setParams(partial: Partial<FlockParams>): void {
+    if (this._disposed)
+      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    const next = validateParams(partial, this._params);
+    const max = this._backend?.maxCount ?? Infinity;
+    if (next.count > max) {
+      throw new FlockError(
+        'count',
+        next.count,
+        `an integer from 1 to ${max} (the ${this.backend} backend's limit on this device)`,
+      );
+    }
+    const changed = Object.keys(partial).filter(
+      (k) =>
+        JSON.stringify((partial as Record<string, unknown>)[k]) !==
+        JSON.stringify((this._params as unknown as Record<string, unknown>)[k]),
+    );
+    if (changed.length === 0) return;
+    const reinit = needsReinit(changed);
+    const reframe = changed.some(
+      (k) => k === 'boundsMin' || k === 'boundsMax' || k === 'dimensions',
+    );
+    this._params = next;
+    this._clock.timeStep = next.timeStep;
+    if (reframe) this.camera = defaultCamera(next);
+    const state = reinit ? initialState(next) : null;
+    if (state) this._snapshot = cloneState(state);
+    void this._enqueue((b) => {
+      b.setParams(next);
+      if (state) b.setState(state);
+    });
+  }
+
+  /** Back to the seed's initial state (same parameters). */
+  reset(): void {
+    const state = initialState(this._params);
+    this._snapshot = cloneState(state);
+    void this._enqueue((b) => b.setState(state));
+  }
+
+  /**
+   * Replaces the state; its count becomes params.count; ids become the array indices.
+   * @param state positions and velocities Float32Array(4*count) (xyz + w), finite values; in 2D z = 0.
+   * @throws FlockError naming the field (state.count, state.positions[i], ...), the value and what is allowed; nothing changes.
+   */
+  setState(state: FlockState): void {
+    if (this._disposed)
+      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    const s = validateState(state, this._params.dimensions, this._backend?.maxCount);
+    const params = { ...this._params, count: s.count };
+    this._params = params;
+    this._snapshot = cloneState(s);
+    void this._enqueue((b) => {
+      b.setParams(params);
+      b.setState(s);
+    });
+  }
+
+  /**
+   * Takes n fixed steps (params.timeStep seconds each) without drawing, after everything asked before.
+   * @throws FlockError (as a rejection) when n is not an integer >= 0.
+   */
+  step(n = 1): Promise<void> {
+    if (!Number.isInteger(n) || n < 0)
+      return Promise.reject(new FlockError('n', n, 'an integer >= 0'));
+    if (n === 0) return this._enqueue(() => undefined);
+    return this._enqueue((b) => b.step(n));
+  }
+
+  /** The state after every earlier step, in boid-id order: positions and velocities Float32Array(4*count). */
+  readState(): Promise<FlockState> {
+    return this._enqueue((b) => b.readState());
+  }
+
+  /** Draws the current state now (the loop does this every frame while running). */
+  render(): void {
+    const b = this._backend;
+    if (!b || this._disposed || this._contextLost) return;
+    this._resize();
+    const w = this._canvas.width;
+    const h = this._canvas.height;
+    b.render({
+      viewProj: viewProjection(this.camera, w / Math.max(1, h)),
+      width: w,
+      height: h,
+      boidSize: boidSizeFor(this._params),
+    });
+  }
+
+  /** Starts the frame loop (fixed steps from an accumulator, at most 4 per frame, then a draw). */
+  start(): void {
+    if (this._disposed || this._running) return;
+    this._running = true;
+    this._clock.reset();
+    this._schedule();
+  }
+
+  /** Stops the frame loop; the state stays. */
+  stop(): void {
+    this._running = false;
+    if (this._raf) cancelAnimationFrame(this._raf);
+    this._raf = 0;
+    this.stats.fps = 0;
+  }
+
+  private _schedule(): void {
+    if (!this._running || this._raf || this._hidden || this._offscreen || this._disposed) return;
+    this._raf = requestAnimationFrame((t) => this._frame(t));
+  }
+
+  private _frame(timeMs: number): void {
+    this._raf = 0;
+    if (!this._running || this._disposed) return;
+    const b = this._backend;
+    if (b && !this._contextLost) {
+      const now = timeMs / 1000;
+      const n = this._clock.advance(now);
+      try {
+        if (n > 0) this._stepTimed(b, n, now);
+        this.render();
+      } catch (e) {
+        this._emitError(e);
+      }
+      this._frames++;
+      if (now - this._fpsAt >= 0.5) {
+        if (this._fpsAt > 0) this.stats.fps = this._frames / (now - this._fpsAt);
+        this._fpsAt = now;
+        this._frames = 0;
+      }
+      this._maybeSnapshot(b, now);
+    }
+    this._schedule();
+  }
+
+  /** Steps, and now and then times the steps with the CPU clock around a wait for the device. */
+  private _stepTimed(b: Backend, n: number, now: number): void {
+    const t = b.timings();
+    if (t.timing === 'gpu') {
+      b.step(n);
+      this.stats.timing = 'gpu';
+      this.stats.passes = { ...t.passes };
+      const p = t.passes;
+      this.stats.stepMs =
+        (p.key ?? 0) + (p.sort ?? 0) + (p.cellTable ?? 0) + (p.reorder ?? 0) + (p.steer ?? 0);
+      return;
+    }
+    if (this._timingBusy || now - this._timingAt < TIMING_INTERVAL_S) {
+      b.step(n);
+      return;
+    }
+    this._timingBusy = true;
+    this._timingAt = now;
+    const sync = () => (b.sync ? b.sync() : b.readState().then(() => undefined));
+    // Drain earlier work first so the clock measures only these n steps.
+    void sync()
+      .then(() => {
+        if (b !== this._backend) return;
+        const t0 = performance.now();
+        b.step(n);
+        return sync().then(() => {
+          this.stats.stepMs = (performance.now() - t0) / n;
+          this.stats.timing = 'cpu-wait';
+          this.stats.passes = { ...b.timings().passes };
+        });
+      })
+      .catch((e: unknown) => this._emitError(e))
+      .finally(() => {
+        this._timingBusy = false;
+      });
+  }
+
+  private _maybeSnapshot(b: Backend, now: number): void {
+    if (this._snapshotBusy || now - this._snapshotAt < SNAPSHOT_INTERVAL_S) return;
+    this._snapshotBusy = true;
+    this._snapshotAt = now;
+    b.readState()
+      .then((s) => {
+        if (b === this._backend && !this._contextLost) this._snapshot = s;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this._snapshotBusy = false;
+      });
+  }
+
+  /** Matches the drawing buffer to the canvas's CSS size times devicePixelRatio (owned or sized canvases). */
+  private _resize(): void {
+    const c = this._canvas;
+    const cw = c.clientWidth;
+    const ch = c.clientHeight;
+    if (cw === 0 || ch === 0) return;
+    const dpr = Math.min(window.devicePixelRatio || 1, 3);
+    const w = Math.max(1, Math.round(cw * dpr));
+    const h = Math.max(1, Math.round(ch * dpr));
+    if (c.width !== w || c.height !== h) {
+      c.width = w;
+      c.height = h;
+    }
+  }
+
+  private _canvasObserver: IntersectionObserver | null = null;
+
+  private _observeCanvas(): void {
+    this._canvasObserver?.disconnect();
+    if (typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((entries) => {
+      const e = entries[entries.length - 1];
+      if (!e) return;
+      // A detached canvas is never "intersecting"; only pause canvases that are in the page.
+      this._offscreen = this._canvas.isConnected && !e.isIntersecting;
+      if (!this._offscreen) {
+        this._clock.reset();
+        this._schedule();
+      }
+    });
+    io.observe(this._canvas);
+    this._canvasObserver = io;
+  }
+
+  private _attachPageListeners(): void {
+    const onVisibility = () => {
+      this._hidden = document.visibilityState === 'hidden';
+      if (!this._hidden) {
+        this._clock.reset();
+        this._schedule();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    this._cleanups.push(() => document.removeEventListener('visibilitychange', onVisibility));
+    this._observeCanvas();
+    this._cleanups.push(() => this._canvasObserver?.disconnect());
+  }
+
+  /** @internal simulate page visibility (tests). */
+  _setHiddenForTest(hidden: boolean): void {
+    this._hidden = hidden;
+    if (!hidden) {
+      this._clock.reset();
+      this._schedule();
+    } else if (this._raf) {
+      cancelAnimationFrame(this._raf);
+      this._raf = 0;
+    }
+  }
+
+  /** @internal whether the loop is idling (hidden page or off-screen canvas). */
+  get _idle(): boolean {
+    return this._hidden || this._offscreen;
+  }
+
+  /** Stops the loop, frees every GPU object and listener, and removes a canvas the flock made. Idempotent. */
+  dispose(): void {
+    if (this._disposed) return;
+    this.stop();
+    this._disposed = true;
+    for (const c of this._cleanups.splice(0)) c();
+    this._backend?.dispose();
+    this._backend = null;
+    this._snapshot = null;
+    if (this._own.owned) this._canvas.remove();
+  }
+}
+
+/** The names of every parameter, for embedders building their own UI. */
+export const PARAM_NAMES = PARAM_SCHEMA.map((s) => s.name);
