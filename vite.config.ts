@@ -11,7 +11,7 @@ export default defineConfig({
   base: './',
   build: {
     target: 'es2022',
-    rollupOptions: { input: { main: 'index.html' } },
+    rollupOptions: { input: { main: 'index.html', bench: 'bench.html' } },
   },
   test: {
     projects: [

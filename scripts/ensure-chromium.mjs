@@ -16,10 +16,13 @@ if (!found && !process.env.CHROME_PATH) {
   }
   if (isRoot && hasApt) {
     console.log('ensure-chromium: no Chromium found; installing Debian chromium with apt-get');
-    execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
-      stdio: 'inherit',
-      shell: '/bin/bash',
-    });
+    execSync(
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
+      {
+        stdio: 'inherit',
+        shell: '/bin/bash',
+      },
+    );
     found = findChromium();
   }
 }

@@ -3,7 +3,7 @@
  * time, the canvas it draws into, the fixed-step frame loop, stats, state snapshots for context
  * loss, and the page listeners (resize, visibility, intersection). Backends see only src/backend.ts.
  */
-import type { Backend, BackendKind, PassTimes } from './backend';
+import type { Backend, BackendKind, BackendTimings, PassTimes } from './backend';
 import { BACKEND_LADDER, NO_PASS_TIMES } from './backend';
 import { backendEntry, planLadder, probeBackend } from './backends';
 import { FlockError, describeValue } from './core/errors';
@@ -485,6 +485,16 @@ export class Flock extends EventTarget {
       return Promise.reject(new FlockError('n', n, 'an integer >= 0'));
     if (n === 0) return this._enqueue(() => undefined);
     return this._enqueue((b) => b.step(n));
+  }
+
+  /** Resolves once every step asked for so far has finished on the device (for timing and benchmarks). */
+  finish(): Promise<void> {
+    return this._enqueue((b) => (b.sync ? b.sync() : b.readState().then(() => undefined)));
+  }
+
+  /** Per-pass times of recent steps from the backend's GPU timers (ms per step; null where not measured). */
+  timings(): BackendTimings {
+    return this._backend?.timings() ?? { timing: 'none', passes: { ...NO_PASS_TIMES } };
   }
 
   /** The state after every earlier step, in boid-id order: positions and velocities Float32Array(4*count). */
