@@ -1,0 +1,201 @@
+// The public API (DESIGN.md section 4) through createFlock, on the webgl2 backend and the ladder.
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  createFlock,
+  FlockError,
+  initialState,
+  referenceSteps,
+  validateParams,
+  type Flock,
+} from '../../src/index';
+import { checkTolerance, parityParams } from '../support/compare';
+
+const flocks: Flock[] = [];
+afterEach(() => {
+  for (const f of flocks.splice(0)) f.dispose();
+});
+async function make(...args: Parameters<typeof createFlock>): Promise<Flock> {
+  const f = await createFlock(...args);
+  flocks.push(f);
+  return f;
+}
+
+async function rejection(p: Promise<unknown>): Promise<FlockError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(FlockError);
+    return e as FlockError;
+  }
+  throw new Error('expected a FlockError rejection');
+}
+
+describe('createFlock on webgl2', () => {
+  test('steps match the CPU reference; readState is in boid-id order', async () => {
+    const params = parityParams({ count: 3001 });
+    const f = await make(undefined, { backend: 'webgl2', params, autoStart: false });
+    expect(f.backend).toBe('webgl2');
+    expect(f.params.count).toBe(3001);
+    const s0 = await f.readState();
+    expect(s0.positions).toEqual(initialState(params).positions);
+    await f.step(3);
+    const got = await f.readState();
+    const r = checkTolerance(got, referenceSteps(s0, params, 3), params, 3);
+    expect(r.ok, r.message).toBe(true);
+  });
+
+  test('setState with another count, then reset to the seed', async () => {
+    const f = await make(undefined, {
+      backend: 'webgl2',
+      params: parityParams({ count: 1000 }),
+      autoStart: false,
+    });
+    const other = initialState(validateParams({ ...f.params, count: 777, seed: 9 }));
+    f.setState(other);
+    expect(f.params.count).toBe(777);
+    const back = await f.readState();
+    expect(back.count).toBe(777);
+    expect(back.positions).toEqual(other.positions);
+    f.reset();
+    const reset = await f.readState();
+    expect(reset.positions).toEqual(initialState(f.params).positions);
+  });
+
+  test('bad input throws a FlockError and the flock keeps its parameters and state', async () => {
+    const f = await make(undefined, {
+      backend: 'webgl2',
+      params: parityParams({ count: 1200 }),
+      autoStart: false,
+    });
+    await f.step(2);
+    const before = await f.readState();
+    const paramsBefore = f.params;
+    const bad: [Record<string, unknown>, string][] = [
+      [{ perceptionRadius: -1 }, 'perceptionRadius'],
+      [{ count: 2.5 }, 'count'],
+      [{ count: -4 }, 'count'],
+      [{ minSpeed: 9 }, 'minSpeed'],
+      [{ flavour: 'x' }, 'flavour'],
+      [{ boundary: 'wrap', perceptionRadius: 8 }, 'perceptionRadius'],
+    ];
+    for (const [partial, field] of bad) {
+      let err: unknown = null;
+      try {
+        f.setParams(partial);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(partial)).toBeInstanceOf(FlockError);
+      expect((err as FlockError).field).toBe(field);
+    }
+    expect(() =>
+      f.setState({
+        count: 1200,
+        positions: new Float32Array(5),
+        velocities: new Float32Array(4800),
+      }),
+    ).toThrow(FlockError);
+    const nan = {
+      count: 2,
+      positions: new Float32Array([0, 0, 0, 0, NaN, 0, 0, 0]),
+      velocities: new Float32Array(8),
+    };
+    expect(() => f.setState(nan)).toThrow(/state\.positions\[4\]/);
+    expect(f.params).toEqual(paramsBefore);
+    const after = await f.readState();
+    expect(after.positions).toEqual(before.positions);
+    expect(after.velocities).toEqual(before.velocities);
+    await expect(f.step(1.5)).rejects.toBeInstanceOf(FlockError);
+  });
+
+  test('params that keep the state, and ones that re-initialise', async () => {
+    const f = await make(undefined, {
+      backend: 'webgl2',
+      params: parityParams({ count: 900 }),
+      autoStart: false,
+    });
+    await f.step(1);
+    const s1 = await f.readState();
+    f.setParams({ cohesionWeight: 2.5 });
+    expect((await f.readState()).positions).toEqual(s1.positions);
+    f.setParams({ seed: 77 });
+    expect((await f.readState()).positions).toEqual(initialState(f.params).positions);
+  });
+
+  test('dispose is idempotent and later calls fail clearly', async () => {
+    const f = await createFlock(undefined, {
+      backend: 'webgl2',
+      params: { count: 100 },
+      autoStart: false,
+    });
+    f.dispose();
+    f.dispose();
+    expect(() => f.setParams({ count: 5 })).toThrow(FlockError);
+    await expect(f.readState()).rejects.toBeInstanceOf(FlockError);
+  });
+
+  test('a container element gets a managed canvas, removed on dispose', async () => {
+    const div = document.createElement('div');
+    div.style.width = '200px';
+    div.style.height = '100px';
+    document.body.appendChild(div);
+    const f = await createFlock(div, {
+      backend: 'webgl2',
+      params: { count: 50 },
+      autoStart: false,
+    });
+    expect(f.canvas.parentElement).toBe(div);
+    f.render();
+    expect(f.canvas.width).toBe(Math.round(200 * devicePixelRatio));
+    f.dispose();
+    expect(div.children).toHaveLength(0);
+    div.remove();
+  });
+});
+
+describe('options and the ladder', () => {
+  test('bad options reject with the field named', async () => {
+    expect((await rejection(createFlock(undefined, { backend: 'vulkan' as never }))).field).toBe(
+      'backend',
+    );
+    expect((await rejection(createFlock(undefined, { colour: 1 } as never))).field).toBe('colour');
+    expect((await rejection(createFlock(undefined, { disable: ['warp-drive'] }))).field).toBe(
+      'disable',
+    );
+    expect((await rejection(createFlock(undefined, { params: { count: 0 } }))).field).toBe('count');
+    expect(
+      (await rejection(createFlock(undefined, { backend: 'webgl2', disable: ['webgl2'] }))).field,
+    ).toBe('backend');
+    expect(
+      (await rejection(createFlock(undefined, { backend: 'webgpu', disable: ['webgpu'] }))).field,
+    ).toBe('backend');
+    expect(
+      (await rejection(createFlock(undefined, { backend: 'cpu', params: { count: 5000 } }))).field,
+    ).toBe('count');
+  });
+
+  test('auto with webgpu and webgl2 hidden lands on cpu with the count capped', async () => {
+    const f = await make(undefined, {
+      disable: ['webgpu', 'webgl2'],
+      params: { count: 5000 },
+      autoStart: false,
+    });
+    expect(f.backend).toBe('cpu');
+    expect(f.params.count).toBe(4096);
+    expect(f.fallbackReasons.webgpu).toMatch(/webgpu/);
+    expect(f.fallbackReasons.webgl2).toMatch(/webgl2/i);
+    expect(f.fallbackReasons.cpu).toMatch(/4096/);
+    await f.step(1);
+    expect((await f.readState()).count).toBe(4096);
+  });
+
+  test('auto with webgpu hidden runs webgl2', async () => {
+    const f = await make(undefined, {
+      disable: ['webgpu'],
+      params: { count: 500 },
+      autoStart: false,
+    });
+    expect(f.backend).toBe('webgl2');
+    expect(Object.keys(f.fallbackReasons)).toEqual(['webgpu']);
+  });
+});
