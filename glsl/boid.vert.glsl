@@ -1,0 +1,45 @@
+#version 300 es
+// Pass 6, draw: one boid mesh (BOID_MESH, 12 vertices) per boid, its state fetched with texelFetch.
+// DRAW_VERTEX_ID 0: instanced (boid = gl_InstanceID); 1: one plain draw of count * 12 vertices
+// (boid = gl_VertexID / 12), which is much faster where instancing is emulated (SwiftShader).
+#include "common.glsl"
+#include "speed-color.glsl"
+
+uniform sampler2D uPos;
+uniform sampler2D uVel;
+uniform int uShift;
+uniform mat4 uViewProj;
+uniform float uBoidSize;     // world units
+uniform vec4 uMesh[12];      // xyz in boid lengths (nose at +x), w shade
+uniform float uMinSpeed;
+uniform float uMaxSpeed;
+
+out vec3 vColor;
+
+void main() {
+#if DRAW_VERTEX_ID
+  int boid = gl_VertexID / 12;
+  int corner = gl_VertexID - boid * 12;
+#else
+  int boid = gl_InstanceID;
+  int corner = gl_VertexID;
+#endif
+  ivec2 t = texelOf(boid, uShift);
+  vec3 p = texelFetch(uPos, t, 0).xyz;
+  vec3 v = texelFetch(uVel, t, 0).xyz;
+  float speed = length(v);
+  // Basis: forward along v, up from a reference axis that is not parallel to it. 2D views look
+  // down z, so there the reference is z and the mesh's wide side lies in the plane.
+  vec3 fwd = speed > 1e-12 ? v / speed : vec3(1.0, 0.0, 0.0);
+#if DIMS == 2
+  vec3 ref = vec3(0.0, 0.0, 1.0);
+#else
+  vec3 ref = abs(fwd.y) < 0.999 ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0);
+#endif
+  vec3 side = normalize(cross(fwd, ref));
+  vec3 up = cross(side, fwd);
+  vec4 m = uMesh[corner];
+  vec3 world = p + uBoidSize * (m.x * fwd + m.y * up + m.z * side);
+  gl_Position = uViewProj * vec4(world, 1.0);
+  vColor = speedColor(speed, uMinSpeed, uMaxSpeed) * m.w;
+}

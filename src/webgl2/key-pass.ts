@@ -1,0 +1,35 @@
+/**
+ * Pass 1, key: positions -> RG32UI (cellKey, payload) per element, payload = the element's index
+ * in the state texture; padding elements (index >= count) get key 0xFFFFFFFF. Cell keys exactly
+ * as src/core/grid.ts (glsl/grid.glsl). Reused by every WebGL2 path that builds a grid.
+ */
+import type { Grid } from '../core/grid';
+import type { FlockParams } from '../core/params';
+import type { PassEnv } from './pass-env';
+import { drawPass, type Target } from './textures';
+import { flockDefines, flockUniforms } from './uniforms';
+
+/**
+ * Writes the keys of `count` boids whose positions are in `positions` (RGBA32F, same layout as
+ * `out`) into `out` (one RG32UI texture of M = out.layout.texels elements, every texel written).
+ */
+export function runKeyPass(
+  env: PassEnv,
+  positions: WebGLTexture,
+  count: number,
+  params: FlockParams,
+  grid: Grid,
+  out: Target,
+): void {
+  const { DIMS, WRAP } = flockDefines(params);
+  const prog = env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', {
+    DIMS: DIMS!,
+    WRAP: WRAP!,
+  });
+  drawPass(env.gl, env.vao, out, prog, {
+    ...flockUniforms(params, grid),
+    uPos: positions,
+    uShift: out.layout.shift,
+    uCount: count,
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * GLSL programs built from the files in glsl/: `#include` chunks resolved with a line map, compile
+ * and link errors thrown as ShaderError naming the file and 1-based line the developer edits, and
+ * twgl.js uniform setters. The caller owns each program (`deleteProgram`, or a ProgramCache).
+ */
+import * as twgl from 'twgl.js';
+import { ShaderError, mapShaderLog, resolveShader, type ShaderSource } from '../core/shader-source';
+import { GLSL_FILES } from './shaders';
+
+export type Defines = Readonly<Record<string, string | number>>;
+export type UniformValues = Record<string, unknown>;
+
+export interface GLProgram {
+  readonly program: WebGLProgram;
+  readonly setters: Record<string, (...args: unknown[]) => void>;
+  /** `vert + frag` and the defines, for messages. */
+  readonly name: string;
+}
+
+/** The source line `line` of `file` with a marker, twgl-style, for an error message. */
+function excerpt(files: Readonly<Record<string, string>>, file: string, line: number): string {
+  const text = files[file];
+  if (text === undefined) return '';
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let n = Math.max(1, line - 1); n <= Math.min(lines.length, line + 1); n++) {
+    out.push(`${n === line ? '>' : ' '}${String(n).padStart(5)}: ${lines[n - 1]}`);
+  }
+  return out.join('\n');
+}
+
+function compileShader(
+  gl: WebGL2RenderingContext,
+  type: number,
+  src: ShaderSource,
+  files: Readonly<Record<string, string>>,
+): WebGLShader {
+  const shader = gl.createShader(type);
+  if (!shader)
+    throw new ShaderError(`${src.file}: createShader failed (context lost?)`, src.file, null);
+  gl.shaderSource(shader, src.code);
+  gl.compileShader(shader);
+  if (gl.getShaderParameter(shader, gl.COMPILE_STATUS) || gl.isContextLost()) return shader;
+  const log = gl.getShaderInfoLog(shader) ?? '';
+  gl.deleteShader(shader);
+  const { text, first } = mapShaderLog(log, src);
+  const where = first ? `${first.file}:${first.line}` : src.file;
+  const shown = first ? `\n${excerpt(files, first.file, first.line)}` : '';
+  throw new ShaderError(
+    `GLSL compile error in ${where} (shader ${src.file}):\n${text.trim()}${shown}`,
+    first?.file ?? src.file,
+    first?.line ?? null,
+  );
+}
+
+/**
+ * Compiles and links `vertFile` + `fragFile` (names of files in `files`, default glsl/), with
+ * `defines` inserted after `#version`.
+ * @throws ShaderError with the original file name and 1-based line of the first error.
+ */
+export function createProgram(
+  gl: WebGL2RenderingContext,
+  vertFile: string,
+  fragFile: string,
+  defines: Defines = {},
+  files: Readonly<Record<string, string>> = GLSL_FILES,
+): GLProgram {
+  const vsrc = resolveShader(vertFile, files, defines);
+  const fsrc = resolveShader(fragFile, files, defines);
+  const vs = compileShader(gl, gl.VERTEX_SHADER, vsrc, files);
+  let fs: WebGLShader;
+  try {
+    fs = compileShader(gl, gl.FRAGMENT_SHADER, fsrc, files);
+  } catch (e) {
+    gl.deleteShader(vs);
+    throw e;
+  }
+  const program = gl.createProgram();
+  const name = `${vertFile} + ${fragFile}${Object.keys(defines).length ? ` ${JSON.stringify(defines)}` : ''}`;
+  if (!program) {
+    gl.deleteShader(vs);
+    gl.deleteShader(fs);
+    throw new ShaderError(`${name}: createProgram failed (context lost?)`, fragFile, null);
+  }
+  gl.attachShader(program, vs);
+  gl.attachShader(program, fs);
+  gl.linkProgram(program);
+  // The program keeps what it needs; the shader objects can go now.
+  gl.detachShader(program, vs);
+  gl.detachShader(program, fs);
+  gl.deleteShader(vs);
+  gl.deleteShader(fs);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+    const log = gl.getProgramInfoLog(program) ?? '';
+    gl.deleteProgram(program);
+    throw new ShaderError(`GLSL link error in ${name}:\n${log.trim()}`, fragFile, null);
+  }
+  const setters = twgl.createUniformSetters(gl, program) as GLProgram['setters'];
+  return { program, setters, name };
+}
+
+/** Binds `prog` and sets `uniforms` (textures go to the units twgl assigned to each sampler). */
+export function useProgram(
+  gl: WebGL2RenderingContext,
+  prog: GLProgram,
+  uniforms: UniformValues,
+): void {
+  gl.useProgram(prog.program);
+  twgl.setUniforms(prog.setters, uniforms);
+}
+
+/** Programs by (vertex file, fragment file, defines), built on first use; owns them all. */
+export class ProgramCache {
+  private readonly programs = new Map<string, GLProgram>();
+
+  constructor(private readonly gl: WebGL2RenderingContext) {}
+
+  get(vertFile: string, fragFile: string, defines: Defines = {}): GLProgram {
+    const key = `${vertFile}|${fragFile}|${JSON.stringify(Object.entries(defines).sort())}`;
+    let p = this.programs.get(key);
+    if (!p) {
+      p = createProgram(this.gl, vertFile, fragFile, defines);
+      this.programs.set(key, p);
+    }
+    return p;
+  }
+
+  /** Deletes every program (idempotent). */
+  dispose(): void {
+    for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
+    this.programs.clear();
+  }
+
+  /** Forgets every program without deleting (after a context loss they are gone). */
+  forget(): void {
+    this.programs.clear();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Asynchronous readback: readPixels into a PIXEL_PACK_BUFFER, a fence, clientWaitSync polled from
+ * setTimeout (WebGL updates sync status only between tasks), then getBufferSubData. The page never
+ * blocks on the GPU. Owns the buffers and syncs of reads in flight; dispose() cancels them.
+ */
+
+export interface ReadRequest {
+  fbo: WebGLFramebuffer;
+  /** gl.COLOR_ATTACHMENTk of `fbo`. */
+  attachment: number;
+  /** Texels per row and rows to read from (0, 0). */
+  width: number;
+  rows: number;
+  /** gl.RGBA + gl.FLOAT for float targets, gl.RGBA_INTEGER + gl.UNSIGNED_INT for uint ones. */
+  format: number;
+  type: number;
+  /** Receives width * rows * 4 values. */
+  dst: Float32Array | Uint32Array;
+}
+
+interface InFlight {
+  buffer: WebGLBuffer;
+  sync: WebGLSync | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  reject: (e: Error) => void;
+}
+
+export class AsyncReader {
+  private readonly inFlight = new Set<InFlight>();
+
+  constructor(private readonly gl: WebGL2RenderingContext) {}
+
+  /**
+   * Queues the reads after all submitted GL work and resolves once their data is in `dst`.
+   * @throws Error (rejects) when the context is lost or the reader is disposed meanwhile.
+   */
+  read(reqs: readonly ReadRequest[]): Promise<void> {
+    const gl = this.gl;
+    if (gl.isContextLost()) return Promise.reject(new Error('WebGL context lost'));
+    const offsets: number[] = [];
+    let bytes = 0;
+    for (const r of reqs) {
+      offsets.push(bytes);
+      bytes += r.dst.byteLength;
+    }
+    const buffer = gl.createBuffer()!;
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+    gl.bufferData(gl.PIXEL_PACK_BUFFER, bytes, gl.STREAM_READ);
+    reqs.forEach((r, k) => {
+      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, r.fbo);
+      gl.readBuffer(r.attachment);
+      gl.readPixels(0, 0, r.width, r.rows, r.format, r.type, offsets[k]!);
+    });
+    gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    return new Promise<void>((resolve, reject) => {
+      const job: InFlight = { buffer, sync, timer: null, reject };
+      this.inFlight.add(job);
+      const finish = (err: Error | null) => {
+        this.release(job);
+        if (err) reject(err);
+        else resolve();
+      };
+      const poll = () => {
+        job.timer = null;
+        if (gl.isContextLost()) return finish(new Error('WebGL context lost during readback'));
+        const status = gl.clientWaitSync(job.sync!, 0, 0);
+        if (status === gl.WAIT_FAILED) return finish(new Error('clientWaitSync failed'));
+        if (status === gl.TIMEOUT_EXPIRED) {
+          job.timer = setTimeout(poll, 1);
+          return;
+        }
+        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
+        reqs.forEach((r, k) => gl.getBufferSubData(gl.PIXEL_PACK_BUFFER, offsets[k]!, r.dst));
+        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+        finish(null);
+      };
+      job.timer = setTimeout(poll, 0);
+    });
+  }
+
+  private release(job: InFlight): void {
+    if (!this.inFlight.delete(job)) return;
+    if (job.timer !== null) clearTimeout(job.timer);
+    this.gl.deleteSync(job.sync);
+    this.gl.deleteBuffer(job.buffer);
+  }
+
+  /** Cancels every read in flight (they reject) and frees their objects. Idempotent. */
+  dispose(): void {
+    for (const job of [...this.inFlight]) {
+      this.release(job);
+      job.reject(new Error('backend disposed during readback'));
+    }
+  }
+}

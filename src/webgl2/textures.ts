@@ -1,0 +1,129 @@
+/**
+ * Data textures and render targets of the WebGL2 paths, and the full-screen pass that writes them.
+ * A data texture holds one element per texel in index order, in a rectangle whose width is a power
+ * of two (element i at (i & (width - 1), i >> shift)); NEAREST filtering, no mipmaps.
+ * The caller owns every texture and framebuffer made here (deleteTarget frees a target's).
+ */
+import type { GLProgram, UniformValues } from './program';
+import { useProgram } from './program';
+
+export interface TexLayout {
+  width: number;
+  height: number;
+  /** log2(width). */
+  shift: number;
+  /** width * height. */
+  texels: number;
+}
+
+/** The smallest power of two >= n (n >= 1). */
+export function nextPow2(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+/** M = nextPow2(elements) texels in the square-ish power-of-two rectangle (width >= height). */
+export function powerOfTwoLayout(elements: number): TexLayout {
+  const texels = nextPow2(Math.max(1, elements));
+  const log2 = Math.round(Math.log2(texels));
+  const shift = Math.ceil(log2 / 2);
+  const width = 2 ** shift;
+  return { width, height: texels / width, shift, texels };
+}
+
+/** At least `elements` texels: a power-of-two width near sqrt(elements), as few rows as needed. */
+export function compactLayout(elements: number): TexLayout {
+  const width = nextPow2(Math.ceil(Math.sqrt(Math.max(1, elements))));
+  const height = Math.max(1, Math.ceil(elements / width));
+  return { width, height, shift: Math.round(Math.log2(width)), texels: width * height };
+}
+
+/** Rows of a layout that hold elements [0, n). */
+export function rowsFor(layout: TexLayout, n: number): number {
+  return Math.min(layout.height, Math.max(1, Math.ceil(n / layout.width)));
+}
+
+/** A width x height texture of `internalFormat` (immutable storage), NEAREST, CLAMP_TO_EDGE. */
+export function createDataTexture(
+  gl: WebGL2RenderingContext,
+  internalFormat: number,
+  layout: TexLayout,
+): WebGLTexture {
+  const tex = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texStorage2D(gl.TEXTURE_2D, 1, internalFormat, layout.width, layout.height);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  return tex;
+}
+
+/** Textures of one layout bound as COLOR_ATTACHMENT0..n-1 of one framebuffer. */
+export interface Target {
+  readonly fbo: WebGLFramebuffer;
+  readonly textures: readonly WebGLTexture[];
+  readonly layout: TexLayout;
+}
+
+/**
+ * A framebuffer with one new texture per entry of `formats` (e.g. [RGBA32F, RGBA32F]).
+ * @throws Error naming the framebuffer status when the attachments are not renderable.
+ */
+export function createTarget(
+  gl: WebGL2RenderingContext,
+  layout: TexLayout,
+  formats: readonly number[],
+  label: string,
+): Target {
+  const textures = formats.map((f) => createDataTexture(gl, f, layout));
+  const fbo = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  textures.forEach((t, k) =>
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, gl.TEXTURE_2D, t, 0),
+  );
+  gl.drawBuffers(textures.map((_, k) => gl.COLOR_ATTACHMENT0 + k));
+  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const target = { fbo, textures, layout };
+  if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
+    deleteTarget(gl, target);
+    throw new Error(
+      `${label}: framebuffer incomplete (0x${status.toString(16)}) for ${layout.width}x${layout.height}`,
+    );
+  }
+  return target;
+}
+
+/** Deletes a target's framebuffer and textures. */
+export function deleteTarget(gl: WebGL2RenderingContext, t: Target | null | undefined): void {
+  if (!t) return;
+  gl.deleteFramebuffer(t.fbo);
+  for (const tex of t.textures) gl.deleteTexture(tex);
+}
+
+/**
+ * Runs `prog` over the first `rows` rows of `target` (all rows by default) with one full-screen
+ * triangle; `vao` is an empty vertex array (the triangle comes from gl_VertexID).
+ */
+export function drawPass(
+  gl: WebGL2RenderingContext,
+  vao: WebGLVertexArrayObject,
+  target: Target,
+  prog: GLProgram,
+  uniforms: UniformValues,
+  rows = target.layout.height,
+): void {
+  gl.bindFramebuffer(gl.FRAMEBUFFER, target.fbo);
+  gl.viewport(0, 0, target.layout.width, rows);
+  gl.disable(gl.DEPTH_TEST);
+  gl.disable(gl.BLEND);
+  gl.disable(gl.SCISSOR_TEST);
+  gl.disable(gl.CULL_FACE);
+  useProgram(gl, prog, uniforms);
+  gl.bindVertexArray(vao);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  gl.bindVertexArray(null);
+}
