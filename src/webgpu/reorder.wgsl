@@ -1,0 +1,20 @@
+// Bitonic path: gather boid records into sorted order (sorted[s] = state[pairs[s].index]) so the
+// neighbour reads of the steer pass are coherent.
+#include "common.wgsl"
+
+override WG: u32 = 64u;
+
+@group(0) @binding(0) var<uniform> P: SimParams;
+@group(0) @binding(1) var<storage, read> pairs: array<vec2u>;
+@group(0) @binding(2) var<storage, read> state: array<Boid>;
+@group(0) @binding(3) var<storage, read_write> sorted: array<Boid>;
+
+@compute @workgroup_size(WG)
+fn reorder(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+           @builtin(local_invocation_index) lid: u32) {
+  let s = flatIndex(wid, nwg, lid, WG);
+  if (s >= P.count) {
+    return;
+  }
+  sorted[s] = state[pairs[s].y];
+}

@@ -1,0 +1,135 @@
+/**
+ * WGSL sources of the WebGPU backend (the .wgsl files beside this module) plus the generated
+ * chunks (uniform structs from uniforms.ts, the speed ramp from render-math.ts), resolved with
+ * `#include` by src/core/shader-source.ts, compiled with their compilation info checked, and
+ * turned into compute pipelines with explicit bind group layouts.
+ */
+import { SPEED_RAMP } from '../core/render-math';
+import { ShaderError, mapWgslMessages, resolveShader } from '../core/shader-source';
+import { generatedChunks } from './uniforms';
+import { ShaderStage } from './constants';
+
+const RAW = import.meta.glob('./*.wgsl', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+
+/** The .wgsl files beside this module, by file name. */
+export const WGSL_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(RAW).map(([path, text]) => [path.replace(/^.*\//, ''), text]),
+);
+
+function speedRampChunk(): string {
+  const stops = SPEED_RAMP.map((c) => `  vec3f(${c.map((x) => x.toFixed(6)).join(', ')}),`);
+  return `// Generated from SPEED_RAMP (src/core/render-math.ts).\nconst SPEED_RAMP = array<vec3f, ${SPEED_RAMP.length}>(\n${stops.join('\n')}\n);\n`;
+}
+
+/** Every shader file by name: the .wgsl files, the generated chunks, then `overrides` on top. */
+export function shaderFiles(
+  overrides: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return {
+    ...WGSL_FILES,
+    ...generatedChunks({ 'speed-ramp.gen.wgsl': speedRampChunk() }),
+    ...overrides,
+  };
+}
+
+/**
+ * Creates the module of `file` (includes resolved) and checks its compilation info.
+ * @throws ShaderError naming the original file and 1-based line of the first error, with every
+ * message mapped to file:line:column.
+ */
+export async function createCheckedModule(
+  device: GPUDevice,
+  file: string,
+  files: Readonly<Record<string, string>> = shaderFiles(),
+): Promise<GPUShaderModule> {
+  const src = resolveShader(file, files);
+  // A failed module is also a validation error on the device: keep it out of `uncapturederror`
+  // (which the backend treats as a lost device); the ShaderError below reports it.
+  device.pushErrorScope('validation');
+  const module = device.createShaderModule({ label: file, code: src.code });
+  const info = await module.getCompilationInfo();
+  const scoped = await device.popErrorScope();
+  const errors = info.messages.filter((m) => m.type === 'error');
+  if (errors.length > 0 || scoped) {
+    const { text, first } = mapWgslMessages(info.messages, src);
+    throw new ShaderError(
+      `WGSL compile error in ${file}:\n${text || scoped?.message || 'unknown error'}`,
+      first?.file ?? file,
+      first?.line ?? null,
+    );
+  }
+  return module;
+}
+
+/** How a compute entry point uses one binding. */
+export type BindingKind = 'uniform' | 'uniform-dynamic' | 'read-only-storage' | 'storage';
+
+/** One compute pipeline: file, entry point, bindings per group (binding number -> kind). */
+export interface ComputeSpec {
+  file: string;
+  entry: string;
+  groups: readonly Readonly<Record<number, BindingKind>>[];
+  /** Value of the `WG` override (workgroup size). */
+  workgroupSize: number;
+}
+
+export interface ComputeProgram {
+  pipeline: GPUComputePipeline;
+  layouts: GPUBindGroupLayout[];
+  spec: ComputeSpec;
+}
+
+function layoutEntry(binding: number, kind: BindingKind): GPUBindGroupLayoutEntry {
+  const visibility = ShaderStage.COMPUTE;
+  switch (kind) {
+    case 'uniform':
+      return { binding, visibility, buffer: { type: 'uniform' } };
+    case 'uniform-dynamic':
+      return { binding, visibility, buffer: { type: 'uniform', hasDynamicOffset: true } };
+    case 'read-only-storage':
+      return { binding, visibility, buffer: { type: 'read-only-storage' } };
+    case 'storage':
+      return { binding, visibility, buffer: { type: 'storage' } };
+  }
+}
+
+/**
+ * Compiles the modules the specs name (each once) and creates every pipeline, in parallel.
+ * @throws ShaderError for a module that does not compile; the pipeline error otherwise.
+ */
+export async function createComputePrograms<K extends string>(
+  device: GPUDevice,
+  specs: Readonly<Record<K, ComputeSpec>>,
+  files: Readonly<Record<string, string>> = shaderFiles(),
+): Promise<Record<K, ComputeProgram>> {
+  const names = [...new Set(Object.values<ComputeSpec>(specs).map((s) => s.file))];
+  const modules = new Map<string, GPUShaderModule>();
+  await Promise.all(
+    names.map(async (f) => modules.set(f, await createCheckedModule(device, f, files))),
+  );
+  const entries = await Promise.all(
+    (Object.entries(specs) as [K, ComputeSpec][]).map(async ([name, spec]) => {
+      const layouts = spec.groups.map((g) =>
+        device.createBindGroupLayout({
+          label: `${spec.entry}.layout`,
+          entries: Object.entries(g).map(([b, kind]) => layoutEntry(Number(b), kind)),
+        }),
+      );
+      const pipeline = await device.createComputePipelineAsync({
+        label: `${spec.file}:${spec.entry}`,
+        layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
+        compute: {
+          module: modules.get(spec.file)!,
+          entryPoint: spec.entry,
+          constants: { WG: spec.workgroupSize },
+        },
+      });
+      return [name, { pipeline, layouts, spec }] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<K, ComputeProgram>;
+}

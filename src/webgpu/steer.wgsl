@@ -1,0 +1,220 @@
+// Steer + integrate: one step of DESIGN section 1 (Jacobi: read the sorted previous state, write
+// the next), with the grid search over the 3^d cells around a boid's cell or all pairs (brute).
+// The grid visits, per (dy, dz), the x-adjacent cells as ONE contiguous range of the sorted
+// records (cells x-1..x+1 are consecutive keys), so 3D reads 9 ranges instead of 27 cells.
+#include "common.wgsl"
+
+override WG: u32 = 64u;
+// Fixed-size workgroup arrays for the brute-force tiles: WG must be <= MAX_WG.
+const MAX_WG: u32 = 256u;
+
+@group(0) @binding(0) var<uniform> P: SimParams;
+@group(0) @binding(1) var<storage, read> sorted: array<Boid>;
+@group(0) @binding(2) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(3) var<storage, read_write> outState: array<Boid>;
+// Test hook output: |N_i| per boid id.
+@group(0) @binding(4) var<storage, read_write> outCounts: array<u32>;
+
+struct Accum {
+  sep: vec3f,
+  velSum: vec3f,
+  offSum: vec3f,
+  n: u32,
+}
+
+// Minimum image along the active axes: off - size * round(off / size), round = floor(x + 0.5).
+fn minimumImage(d: vec3f) -> vec3f {
+  var o = d - P.boxSize * floor(d / P.boxSize + vec3f(0.5));
+  if (P.dimensions == 2u) {
+    o.z = d.z;
+  }
+  return o;
+}
+
+fn visit(acc: ptr<function, Accum>, p: vec3f, other: Boid) {
+  var d = other.pos.xyz - p;
+  if (P.wrap != 0u) {
+    d = minimumImage(d);
+  }
+  let d2 = dot(d, d);
+  if (d2 > P.eps2 && d2 < P.r2) {
+    (*acc).sep -= d / d2;
+    (*acc).velSum += other.vel.xyz;
+    (*acc).offSum += d;
+    (*acc).n += 1u;
+  }
+}
+
+fn visitRange(acc: ptr<function, Accum>, i: u32, p: vec3f, first: u32, last: u32) {
+  // Records [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
+  let end = cellStart[last + 1u];
+  for (var j = cellStart[first]; j < end; j++) {
+    if (j != i) {
+      visit(acc, p, sorted[j]);
+    }
+  }
+}
+
+fn gatherGrid(i: u32, p: vec3f) -> Accum {
+  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u);
+  let c = vec3i(cellOf(p));
+  let dims = vec3i(P.dims);
+  let wrap = P.wrap != 0u;
+  var zr = 0;
+  if (P.dimensions == 3u) {
+    zr = 1;
+  }
+  for (var dz = -zr; dz <= zr; dz++) {
+    for (var dy = -1; dy <= 1; dy++) {
+      var y = c.y + dy;
+      var z = c.z + dz;
+      if (wrap) {
+        y = (y + dims.y) % dims.y;
+        z = (z + dims.z) % dims.z;
+      } else if (y < 0 || y >= dims.y || z < 0 || z >= dims.z) {
+        continue;
+      }
+      let row = u32(dims.x * (y + dims.y * z));
+      if (!wrap) {
+        let x0 = max(c.x - 1, 0);
+        let x1 = min(c.x + 1, dims.x - 1);
+        visitRange(&acc, i, p, row + u32(x0), row + u32(x1));
+      } else if (c.x == 0) {
+        // Under wrap every axis has >= 3 cells, so these ranges never overlap.
+        visitRange(&acc, i, p, row, row + 1u);
+        visitRange(&acc, i, p, row + u32(dims.x - 1), row + u32(dims.x - 1));
+      } else if (c.x == dims.x - 1) {
+        visitRange(&acc, i, p, row + u32(c.x - 1), row + u32(c.x));
+        visitRange(&acc, i, p, row, row);
+      } else {
+        visitRange(&acc, i, p, row + u32(c.x - 1), row + u32(c.x + 1));
+      }
+    }
+  }
+  return acc;
+}
+
+fn floorModBox(x: f32, size: f32) -> f32 {
+  let m = x - size * floor(x / size);
+  // Rounding can land on size (or a hair below 0): both are the box's lower wall on the torus.
+  return select(m, 0.0, m >= size || m < 0.0);
+}
+
+fn integrate(b: Boid, acc: Accum) -> Boid {
+  let v = b.vel.xyz;
+  var a = P.separationWeight * acc.sep;
+  if (acc.n > 0u) {
+    let inv = 1.0 / f32(acc.n);
+    a += P.alignmentWeight * (acc.velSum * inv - v) + P.cohesionWeight * acc.offSum * inv;
+  }
+  let alen = length(a);
+  if (alen > P.maxSteerForce) {
+    a *= P.maxSteerForce / alen;
+  }
+  var nv = v + a * P.dt;
+  let speed = length(nv);
+  if (speed > 0.0) {
+    var k = 1.0;
+    if (speed > P.maxSpeed) {
+      k = P.maxSpeed / speed;
+    } else if (speed < P.minSpeed) {
+      k = P.minSpeed / speed;
+    }
+    nv *= k;
+  }
+  var np = b.pos.xyz + nv * P.dt;
+  let lo = P.boundsMin;
+  let hi = P.boundsMax;
+  let axes = P.dimensions;
+  for (var ax = 0u; ax < axes; ax++) {
+    if (P.wrap != 0u) {
+      np[ax] = lo[ax] + floorModBox(np[ax] - lo[ax], P.boxSize[ax]);
+    } else {
+      if (np[ax] < lo[ax]) {
+        np[ax] = 2.0 * lo[ax] - np[ax];
+        nv[ax] = abs(nv[ax]);
+      } else if (np[ax] > hi[ax]) {
+        np[ax] = 2.0 * hi[ax] - np[ax];
+        nv[ax] = -abs(nv[ax]);
+      }
+      np[ax] = min(hi[ax], max(lo[ax], np[ax]));
+    }
+  }
+  if (axes == 2u) {
+    np.z = 0.0;
+    nv.z = 0.0;
+  }
+  return Boid(vec4f(np, b.pos.w), vec4f(nv, b.vel.w));
+}
+
+@compute @workgroup_size(WG)
+fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+             @builtin(local_invocation_index) lid: u32) {
+  let i = flatIndex(wid, nwg, lid, WG);
+  if (i >= P.count) {
+    return;
+  }
+  let b = sorted[i];
+  outState[i] = integrate(b, gatherGrid(i, b.pos.xyz));
+}
+
+@compute @workgroup_size(WG)
+fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+             @builtin(local_invocation_index) lid: u32) {
+  let i = flatIndex(wid, nwg, lid, WG);
+  if (i >= P.count) {
+    return;
+  }
+  let b = sorted[i];
+  outCounts[u32(b.vel.w)] = gatherGrid(i, b.pos.xyz).n;
+}
+
+// All pairs, tiled through workgroup memory: each workgroup loads WG records at a time and every
+// lane tests them against its boid. Lanes past `count` still load and wait at the barriers
+// (barriers need uniform control flow) but write nothing.
+var<workgroup> tilePos: array<vec4f, MAX_WG>;
+var<workgroup> tileVel: array<vec4f, MAX_WG>;
+
+fn gatherBrute(i: u32, lid: u32, p: vec3f) -> Accum {
+  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u);
+  let n = P.count;
+  for (var base = 0u; base < n; base += WG) {
+    let j = base + lid;
+    if (j < n) {
+      let o = sorted[j];
+      tilePos[lid] = o.pos;
+      tileVel[lid] = o.vel;
+    }
+    workgroupBarrier();
+    let m = min(WG, n - base);
+    for (var k = 0u; k < m; k++) {
+      if (base + k != i) {
+        visit(&acc, p, Boid(tilePos[k], tileVel[k]));
+      }
+    }
+    workgroupBarrier();
+  }
+  return acc;
+}
+
+@compute @workgroup_size(WG)
+fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let i = flatIndex(wid, nwg, lid, WG);
+  let b = sorted[min(i, P.count - 1u)];
+  let acc = gatherBrute(i, lid, b.pos.xyz);
+  if (i < P.count) {
+    outState[i] = integrate(b, acc);
+  }
+}
+
+@compute @workgroup_size(WG)
+fn countBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let i = flatIndex(wid, nwg, lid, WG);
+  let b = sorted[min(i, P.count - 1u)];
+  let acc = gatherBrute(i, lid, b.pos.xyz);
+  if (i < P.count) {
+    outCounts[u32(b.vel.w)] = acc.n;
+  }
+}

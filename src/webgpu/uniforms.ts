@@ -1,0 +1,171 @@
+/**
+ * Uniform layouts of the WebGPU backend, each defined ONCE as a list of typed fields. From that
+ * list come both the WGSL struct text (injected into the shaders as a generated `#include` chunk)
+ * and the TypeScript packing into an ArrayBuffer, so shader and host cannot drift apart.
+ * Offsets follow WGSL's alignment rules (WGSL spec, "Alignment and Size"): scalars 4, vec2 8,
+ * vec3 and vec4 16 (a vec3 is 12 bytes, so a following scalar fills its tail), mat4x4f 16;
+ * the struct size is rounded up to its alignment and, for uniform buffers, to 16.
+ */
+import type { FlockParams } from '../core/params';
+import type { Grid } from '../core/grid';
+import { EPS2 } from '../core/reference';
+
+export type UniformType =
+  'f32' | 'u32' | 'i32' | 'vec2f' | 'vec2u' | 'vec3f' | 'vec3u' | 'vec4f' | 'vec4u' | 'mat4x4f';
+
+interface TypeInfo {
+  size: number;
+  align: number;
+  /** Scalar kind of each component. */
+  kind: 'f' | 'u' | 'i';
+  components: number;
+}
+
+const TYPES: Record<UniformType, TypeInfo> = {
+  f32: { size: 4, align: 4, kind: 'f', components: 1 },
+  u32: { size: 4, align: 4, kind: 'u', components: 1 },
+  i32: { size: 4, align: 4, kind: 'i', components: 1 },
+  vec2f: { size: 8, align: 8, kind: 'f', components: 2 },
+  vec2u: { size: 8, align: 8, kind: 'u', components: 2 },
+  vec3f: { size: 12, align: 16, kind: 'f', components: 3 },
+  vec3u: { size: 12, align: 16, kind: 'u', components: 3 },
+  vec4f: { size: 16, align: 16, kind: 'f', components: 4 },
+  vec4u: { size: 16, align: 16, kind: 'u', components: 4 },
+  mat4x4f: { size: 64, align: 16, kind: 'f', components: 16 },
+};
+
+/** One field: its WGSL name and type, and how to read its value from the source object. */
+export interface UniformField<S> {
+  name: string;
+  type: UniformType;
+  value: (src: S) => number | ArrayLike<number>;
+}
+
+export interface UniformLayout<S> {
+  /** WGSL struct name. */
+  structName: string;
+  /** `struct Name { ... }` text, one member per line, offsets in comments. */
+  wgsl: string;
+  /** Byte size of the struct (multiple of 16). */
+  size: number;
+  /** Byte offset of each field, by name. */
+  offsets: Readonly<Record<string, number>>;
+  /** Packs one source object into `size` bytes (a fresh ArrayBuffer unless `into` is given). */
+  pack(src: S, into?: ArrayBuffer, byteOffset?: number): ArrayBuffer;
+}
+
+const roundUp = (x: number, a: number): number => Math.ceil(x / a) * a;
+
+/** Lays out `fields` by WGSL's rules; throws on a duplicate or invalid name. */
+export function defineUniforms<S>(
+  structName: string,
+  fields: readonly UniformField<S>[],
+): UniformLayout<S> {
+  const offsets: Record<string, number> = {};
+  let offset = 0;
+  let align = 16;
+  const lines: string[] = [];
+  for (const f of fields) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name) || f.name in offsets) {
+      throw new Error(`uniform ${structName}: bad or duplicate field name "${f.name}"`);
+    }
+    const t = TYPES[f.type];
+    offset = roundUp(offset, t.align);
+    offsets[f.name] = offset;
+    lines.push(`  ${f.name}: ${f.type}, // offset ${offset}`);
+    offset += t.size;
+    align = Math.max(align, t.align);
+  }
+  const size = roundUp(offset, align);
+  const wgsl = `struct ${structName} {\n${lines.join('\n')}\n}\n`;
+  const pack = (src: S, into?: ArrayBuffer, byteOffset = 0): ArrayBuffer => {
+    const buf = into ?? new ArrayBuffer(size);
+    const view = new DataView(buf, byteOffset, size);
+    for (const f of fields) {
+      const t = TYPES[f.type];
+      const raw = f.value(src);
+      const vals: ArrayLike<number> = typeof raw === 'number' ? [raw] : raw;
+      if (vals.length !== t.components) {
+        throw new Error(
+          `uniform ${structName}.${f.name}: ${t.components} component(s) expected, got ${vals.length}`,
+        );
+      }
+      const base = offsets[f.name]!;
+      for (let c = 0; c < t.components; c++) {
+        const v = vals[c]!;
+        const at = base + 4 * c;
+        if (t.kind === 'f') view.setFloat32(at, v, true);
+        else if (t.kind === 'u') view.setUint32(at, v >>> 0, true);
+        else view.setInt32(at, v | 0, true);
+      }
+    }
+    return buf;
+  };
+  return { structName, wgsl, size, offsets, pack };
+}
+
+/** What the simulation uniforms are packed from. */
+export interface SimUniformSource {
+  params: FlockParams;
+  grid: Grid;
+  /** Padded length of the bitonic key array (power of two), or 0 when unused. */
+  sortSize: number;
+}
+
+/** `SimParams`: everything the compute passes read; written once per setParams/setState. */
+export const SIM_UNIFORMS = defineUniforms<SimUniformSource>('SimParams', [
+  { name: 'boundsMin', type: 'vec3f', value: (s) => s.params.boundsMin },
+  { name: 'count', type: 'u32', value: (s) => s.params.count },
+  { name: 'boundsMax', type: 'vec3f', value: (s) => s.params.boundsMax },
+  { name: 'cellCount', type: 'u32', value: (s) => s.grid.cellCount },
+  { name: 'boxSize', type: 'vec3f', value: (s) => s.grid.boxSize },
+  { name: 'dimensions', type: 'u32', value: (s) => s.params.dimensions },
+  { name: 'cellSize', type: 'vec3f', value: (s) => s.grid.cellSize },
+  { name: 'wrap', type: 'u32', value: (s) => (s.params.boundary === 'wrap' ? 1 : 0) },
+  { name: 'dims', type: 'vec3u', value: (s) => s.grid.dims },
+  { name: 'sortSize', type: 'u32', value: (s) => s.sortSize },
+  { name: 'r2', type: 'f32', value: (s) => s.params.perceptionRadius * s.params.perceptionRadius },
+  { name: 'eps2', type: 'f32', value: () => EPS2 },
+  { name: 'separationWeight', type: 'f32', value: (s) => s.params.separationWeight },
+  { name: 'alignmentWeight', type: 'f32', value: (s) => s.params.alignmentWeight },
+  { name: 'cohesionWeight', type: 'f32', value: (s) => s.params.cohesionWeight },
+  { name: 'maxSpeed', type: 'f32', value: (s) => s.params.maxSpeed },
+  { name: 'minSpeed', type: 'f32', value: (s) => s.params.minSpeed },
+  { name: 'maxSteerForce', type: 'f32', value: (s) => s.params.maxSteerForce },
+  { name: 'dt', type: 'f32', value: (s) => s.params.timeStep },
+]);
+
+/** `SortStage`: the per-dispatch height of one bitonic flip/disperse stage (dynamic offset). */
+export const SORT_STAGE_UNIFORMS = defineUniforms<{ height: number }>('SortStage', [
+  { name: 'height', type: 'u32', value: (s) => s.height },
+]);
+
+/** What the render uniforms are packed from. */
+export interface RenderUniformSource {
+  viewProj: Float32Array;
+  boidSize: number;
+  minSpeed: number;
+  maxSpeed: number;
+  dimensions: number;
+}
+
+/** `RenderParams`: camera (GL clip space; the vertex shader remaps z), boid size, colour ramp range. */
+export const RENDER_UNIFORMS = defineUniforms<RenderUniformSource>('RenderParams', [
+  { name: 'viewProj', type: 'mat4x4f', value: (s) => s.viewProj },
+  { name: 'boidSize', type: 'f32', value: (s) => s.boidSize },
+  { name: 'minSpeed', type: 'f32', value: (s) => s.minSpeed },
+  { name: 'maxSpeed', type: 'f32', value: (s) => s.maxSpeed },
+  { name: 'dimensions', type: 'u32', value: (s) => s.dimensions },
+]);
+
+/** Generated WGSL chunks, by the file name shaders `#include`. */
+export function generatedChunks(
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return {
+    'sim-params.gen.wgsl': SIM_UNIFORMS.wgsl,
+    'sort-stage.gen.wgsl': SORT_STAGE_UNIFORMS.wgsl,
+    'render-params.gen.wgsl': RENDER_UNIFORMS.wgsl,
+    ...extra,
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * Checks of the headless WebGPU simulation against the CPU oracle, written once for any GPUDevice:
+ * run in Node under Dawn (tests/node-gpu) and in headless Chromium (tests/browser/webgpu-*).
+ * No Node or DOM imports here.
+ */
+import { expect } from 'vitest';
+import { cellKeyOf } from '../../src/core/grid';
+import type { FlockParams } from '../../src/core/params';
+import { buildCellLists, neighborCounts, referenceSteps } from '../../src/core/reference';
+import { initialState, type FlockState } from '../../src/core/state';
+import { ShaderError } from '../../src/core/shader-source';
+import { WGSL_FILES } from '../../src/webgpu/shaders';
+import { createFlockSimulation, type FlockSimulation } from '../../src/webgpu/simulation';
+import { allFinite, checkTolerance, parityParams } from '../support/compare';
+
+async function withSim<T>(
+  device: GPUDevice,
+  params: FlockParams,
+  state: FlockState | undefined,
+  body: (sim: FlockSimulation) => Promise<T>,
+): Promise<T> {
+  const sim = await createFlockSimulation({ device, params, initialState: state });
+  try {
+    return await body(sim);
+  } finally {
+    sim.dispose();
+  }
+}
+
+/** Largest |a - b| over xyz of all boids (how far a state moved). */
+function maxMove(a: FlockState, b: FlockState): number {
+  let m = 0;
+  for (let i = 0; i < a.count; i++)
+    for (let c = 0; c < 3; c++)
+      m = Math.max(m, Math.abs(a.positions[4 * i + c]! - b.positions[4 * i + c]!));
+  return m;
+}
+
+/** steps GPU steps from initialState(params) vs referenceSteps: the DESIGN tolerance rule. */
+export async function expectParity(
+  device: GPUDevice,
+  params: FlockParams,
+  steps: number,
+): Promise<string> {
+  const s0 = initialState(params);
+  const want = referenceSteps(s0, params, steps);
+  return withSim(device, params, s0, async (sim) => {
+    sim.step(steps);
+    const got = await sim.readState();
+    const report = checkTolerance(got, want, params, steps);
+    expect(report.ok, report.message).toBe(true);
+    expect(allFinite(got)).toBe(true);
+    // The step did something: boids moved by about speed * dt per step.
+    expect(maxMove(got, s0)).toBeGreaterThan(0.5 * params.minSpeed * params.timeStep * steps);
+    // Species (pos.w) survives and velocities.w is 0.
+    for (let i = 0; i < got.count; i++) {
+      if (got.velocities[4 * i + 3] !== 0 || got.positions[4 * i + 3] !== s0.positions[4 * i + 3]) {
+        throw new Error(`boid ${i}: w components changed`);
+      }
+    }
+    if (params.dimensions === 2) {
+      for (let i = 0; i < got.count; i++) {
+        if (got.positions[4 * i + 2] !== 0 || got.velocities[4 * i + 2] !== 0) {
+          throw new Error(`boid ${i}: z is not 0 in 2D`);
+        }
+      }
+    }
+    return report.message;
+  });
+}
+
+/** Grid and brute neighbour counts on the GPU equal the CPU brute-force counts, boid by boid. */
+export async function expectNeighborCounts(
+  device: GPUDevice,
+  params: FlockParams,
+): Promise<number> {
+  const s0 = initialState(params);
+  const want = neighborCounts(s0, params, 'brute');
+  return withSim(device, { ...params, neighborSearch: 'grid' }, s0, async (sim) => {
+    const grid = await sim.debugNeighborCounts();
+    sim.setParams({ ...params, neighborSearch: 'brute' });
+    const brute = await sim.debugNeighborCounts();
+    let mismatches = 0;
+    let total = 0;
+    for (let i = 0; i < s0.count; i++) {
+      if (grid[i] !== want[i] || brute[i] !== want[i]) mismatches++;
+      total += want[i]!;
+    }
+    expect(mismatches, 'boids whose GPU neighbour count differs from the CPU').toBe(0);
+    const mean = total / s0.count;
+    expect(mean).toBeGreaterThan(1); // a scene where neighbours exist at all
+    return mean;
+  });
+}
+
+/** Counting and bitonic sorts give the same cell table, equal to the CPU buildCellLists. */
+export async function expectCellTables(device: GPUDevice, params: FlockParams): Promise<void> {
+  const s0 = initialState(params);
+  const cpu = buildCellLists(s0, params);
+  await withSim(device, { ...params, sort: 'counting' }, s0, async (sim) => {
+    const counting = await sim.debugCellTable();
+    sim.setParams({ ...params, sort: 'bitonic' });
+    const bitonic = await sim.debugCellTable();
+    expect(counting.start.length).toBe(cpu.grid.cellCount);
+    expect(Array.from(counting.start)).toEqual(Array.from(cpu.cellStart));
+    expect(Array.from(counting.end)).toEqual(Array.from(cpu.cellEnd));
+    expect(Array.from(bitonic.start)).toEqual(Array.from(cpu.cellStart));
+    expect(Array.from(bitonic.end)).toEqual(Array.from(cpu.cellEnd));
+    // Non-trivial: many cells are occupied.
+    let occupied = 0;
+    for (let c = 0; c < cpu.grid.cellCount; c++)
+      if (cpu.cellEnd[c]! > cpu.cellStart[c]!) occupied++;
+    expect(occupied).toBeGreaterThan(Math.min(s0.count, cpu.grid.cellCount) / 4);
+  });
+}
+
+/** After the sort, keys are non-decreasing, ids a permutation, and each key is its boid's cell. */
+export async function expectSortedKeys(
+  device: GPUDevice,
+  params: FlockParams,
+  sort: 'counting' | 'bitonic',
+): Promise<void> {
+  const p = { ...params, sort };
+  const s0 = initialState(p);
+  await withSim(device, p, s0, async (sim) => {
+    const { keys, ids } = await sim.debugSortedKeys();
+    expect(keys.length).toBe(s0.count);
+    const seen = new Uint8Array(s0.count);
+    let bad = '';
+    for (let i = 0; i < s0.count; i++) {
+      const id = ids[i]!;
+      if (id >= s0.count || seen[id]) bad ||= `ids[${i}] = ${id} repeats or is out of range`;
+      else seen[id] = 1;
+      if (i > 0 && keys[i]! < keys[i - 1]!)
+        bad ||= `keys[${i}] = ${keys[i]} < keys[${i - 1}] = ${keys[i - 1]}`;
+      const want = cellKeyOf(s0.positions, id, sim.grid, p.boundsMin, p.dimensions);
+      if (keys[i] !== want) bad ||= `boid ${id} sorted under key ${keys[i]}, its cell is ${want}`;
+    }
+    expect(bad).toBe('');
+  });
+}
+
+/** Degenerate states stay finite for every search and boundary. */
+export async function expectDegenerateFinite(device: GPUDevice): Promise<void> {
+  const base = parityParams({ count: 300 });
+  const point = (n: number, v: number): FlockState => {
+    const s: FlockState = {
+      count: n,
+      positions: new Float32Array(4 * n),
+      velocities: new Float32Array(4 * n),
+    };
+    for (let i = 0; i < n; i++) {
+      s.positions.set([1.25, -3.5, 2], 4 * i);
+      s.velocities.set([v, 0, 0], 4 * i);
+    }
+    return s;
+  };
+  const cases: [string, FlockParams, FlockState][] = [
+    ['all at one point, zero velocity', base, point(300, 0)],
+    ['all at one point, moving', base, point(300, 3)],
+    ['one boid', { ...base, count: 1 }, point(1, 0)],
+    [
+      'one boid at the max corner',
+      { ...base, count: 1 },
+      {
+        count: 1,
+        positions: new Float32Array([10, 10, 10, 0]),
+        velocities: new Float32Array([0, 0, 0, 0]),
+      },
+    ],
+    [
+      'zero velocities, minSpeed 0',
+      { ...base, minSpeed: 0 },
+      { ...initialState(base), velocities: new Float32Array(4 * 300) },
+    ],
+  ];
+  for (const [name, p0, s] of cases) {
+    for (const variant of [
+      { neighborSearch: 'grid', sort: 'counting', boundary: 'bounce' },
+      { neighborSearch: 'grid', sort: 'bitonic', boundary: 'wrap' },
+      { neighborSearch: 'brute', boundary: 'wrap' },
+    ] as const) {
+      const p = { ...p0, ...variant };
+      await withSim(device, p, s, async (sim) => {
+        sim.step(3);
+        const got = await sim.readState();
+        expect(allFinite(got), `${name} ${JSON.stringify(variant)}`).toBe(true);
+        const want = referenceSteps(s, p, 3);
+        const r = checkTolerance(got, want, p, 3);
+        expect(r.ok, `${name}: ${r.message}`).toBe(true);
+      });
+    }
+  }
+}
+
+/** A broken line in an included chunk is reported with that file's name and line. */
+export async function expectShaderErrorLocation(device: GPUDevice): Promise<void> {
+  const lines = WGSL_FILES['common.wgsl']!.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('fn cellCoord')) + 2; // 1-based line of its body
+  lines[at - 1] = '  let c = floor((x - lo) / size) +* 1.0;';
+  const broken = { 'common.wgsl': lines.join('\n') };
+  let err: unknown = null;
+  try {
+    const sim = await createFlockSimulation({
+      device,
+      params: parityParams({ count: 10 }),
+      shaderFiles: broken,
+    });
+    sim.dispose();
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(ShaderError);
+  const se = err as ShaderError;
+  expect(se.file).toBe('common.wgsl');
+  expect(se.line).toBe(at);
+  expect(se.message).toContain(`common.wgsl:${at}:`);
+}

@@ -1,0 +1,107 @@
+// The headless WebGPU simulation in Node through Dawn (Vulkan where present, else OpenGL on Mesa
+// in compatibility mode), against the CPU reference. Skipped with a printed reason when no adapter
+// exists, except under CI=true, where that fails.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parityParams } from '../support/compare';
+import { deviceOrSkip } from './dawn';
+import type { DawnDevice } from '../../src/webgpu/node-dawn';
+import {
+  expectCellTables,
+  expectDegenerateFinite,
+  expectNeighborCounts,
+  expectParity,
+  expectShaderErrorLocation,
+  expectSortedKeys,
+} from './simulation-cases';
+
+let dawn: DawnDevice | null = null;
+
+beforeAll(async () => {
+  dawn = await deviceOrSkip();
+  if (dawn)
+    console.log(`[node-gpu] adapter: ${dawn.adapterName} (${dawn.backend}, ${dawn.featureLevel})`);
+});
+
+afterAll(() => {
+  dawn?.close();
+});
+
+/** A test that needs the device: skipped at run time (with the reason printed once) without one. */
+function gpuTest(name: string, body: (device: GPUDevice) => Promise<void>): void {
+  test(name, async (ctx) => {
+    if (!dawn) return ctx.skip();
+    await body(dawn.device);
+  });
+}
+
+describe('WebGPU simulation under Dawn', () => {
+  for (const boundary of ['bounce', 'wrap'] as const) {
+    for (const sort of ['counting', 'bitonic'] as const) {
+      for (const steps of [1, 10]) {
+        gpuTest(
+          `${boundary}, ${sort} sort, ${steps} step(s) match the CPU reference`,
+          async (device) => {
+            const msg = await expectParity(device, parityParams({ boundary, sort }), steps);
+            console.log(`[node-gpu] ${boundary}/${sort}: ${msg}`);
+          },
+        );
+      }
+    }
+  }
+
+  gpuTest('brute force, 1 and 10 steps match the CPU reference', async (device) => {
+    await expectParity(device, parityParams({ neighborSearch: 'brute', count: 3000 }), 1);
+    await expectParity(
+      device,
+      parityParams({ neighborSearch: 'brute', boundary: 'wrap', count: 3000 }),
+      10,
+    );
+  });
+
+  gpuTest('2D, wrap and bounce, match the CPU reference', async (device) => {
+    await expectParity(device, parityParams({ dimensions: 2, count: 3001 }), 10);
+    await expectParity(
+      device,
+      parityParams({ dimensions: 2, count: 3001, boundary: 'wrap', sort: 'bitonic' }),
+      1,
+    );
+  });
+
+  for (const boundary of ['bounce', 'wrap'] as const) {
+    gpuTest(`grid neighbour counts equal brute force and the CPU (${boundary})`, async (device) => {
+      const mean = await expectNeighborCounts(device, parityParams({ boundary }));
+      expect(mean).toBeGreaterThan(10);
+    });
+  }
+
+  gpuTest('grid neighbour counts in 2D', async (device) => {
+    await expectNeighborCounts(
+      device,
+      parityParams({ dimensions: 2, count: 2000, boundary: 'wrap' }),
+    );
+  });
+
+  gpuTest('counting and bitonic sorts give the CPU cell table', async (device) => {
+    await expectCellTables(device, parityParams());
+    // A grid whose cell count is not a multiple of any workgroup size, and a multi-level scan.
+    await expectCellTables(
+      device,
+      parityParams({ count: 20000, boundsMin: [-31, -17, -23], boundsMax: [30, 18, 22] }),
+    );
+  });
+
+  for (const count of [1, 2, 3, 1000, 4096, 5000]) {
+    gpuTest(`sorted keys are sorted and ids a permutation, count ${count}`, async (device) => {
+      await expectSortedKeys(device, parityParams({ count }), 'counting');
+      await expectSortedKeys(device, parityParams({ count }), 'bitonic');
+    });
+  }
+
+  gpuTest('degenerate states stay finite', async (device) => {
+    await expectDegenerateFinite(device);
+  });
+
+  gpuTest('a broken WGSL line is reported with its file and line', async (device) => {
+    await expectShaderErrorLocation(device);
+  });
+});
