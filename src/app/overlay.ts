@@ -1,0 +1,108 @@
+/**
+ * The demo's text overlay: backend and device, FPS, step time (with how it was measured), per-pass
+ * times, the rungs of the ladder that were skipped and why, and every error (URL parameters,
+ * rejected GUI values, runtime errors, a failed start). Plain DOM; the flock is polled a few times
+ * per second. Each line carries a data-field attribute for tests.
+ */
+import type { BackendKind, Flock } from '../index';
+
+const PASS_NAMES = ['key', 'sort', 'cellTable', 'reorder', 'steer', 'draw'] as const;
+
+export class Overlay {
+  private flock: Flock | null = null;
+  private status = '';
+  private urlErrors: string[] = [];
+  private guiError: string | null = null;
+  private runtimeErrors: string[] = [];
+  private fatal: string | null = null;
+  private timer = 0;
+
+  constructor(private readonly root: HTMLElement) {
+    this.render();
+  }
+
+  attach(flock: Flock): void {
+    this.flock = flock;
+    this.timer = window.setInterval(() => this.render(), 250);
+    this.render();
+  }
+
+  setUrlErrors(errors: string[]): void {
+    this.urlErrors = errors;
+    this.render();
+  }
+
+  setGuiError(message: string | null): void {
+    this.guiError = message;
+    this.render();
+  }
+
+  addRuntimeError(message: string): void {
+    this.runtimeErrors.push(message);
+    if (this.runtimeErrors.length > 5) this.runtimeErrors.shift();
+    this.render();
+  }
+
+  /** A transient state worth a line: 'context lost', 'restored', ... ('' clears it). */
+  setStatus(text: string): void {
+    this.status = text;
+    this.render();
+  }
+
+  /** The flock could not start: say why (and nothing else updates). */
+  setFatal(message: string): void {
+    this.fatal = message;
+    this.render();
+  }
+
+  dispose(): void {
+    window.clearInterval(this.timer);
+  }
+
+  private render(): void {
+    const lines: [field: string, text: string, cls?: string][] = [];
+    const f = this.flock;
+    if (f) {
+      const p = f.params;
+      const info = f.deviceInfo ? ` — ${f.deviceInfo}` : '';
+      lines.push(['backend', `backend: ${f.backend}${info}`]);
+      lines.push([
+        'scene',
+        `${p.count} boids · ${p.dimensions}D · ${p.neighborSearch} · ${p.boundary}` +
+          (f.running ? '' : ' · paused'),
+      ]);
+      const s = f.stats;
+      const step =
+        s.timing === 'none' ? 'not measured yet' : `${s.stepMs.toFixed(2)} ms (${s.timing})`;
+      lines.push(['fps', `${s.fps.toFixed(1)} fps · step ${step}`]);
+      const passes = PASS_NAMES.filter((k) => s.passes[k] !== null).map(
+        (k) => `${k} ${s.passes[k]!.toFixed(2)}`,
+      );
+      if (passes.length > 0) lines.push(['passes', `passes (ms): ${passes.join(' · ')}`]);
+      const reasons = Object.entries(f.fallbackReasons) as [BackendKind, string][];
+      for (const [kind, why] of reasons)
+        lines.push(['fallback', `skipped ${kind}: ${why}`, 'note']);
+    } else if (!this.fatal) {
+      lines.push(['backend', 'starting…']);
+    }
+    if (this.status) lines.push(['status', this.status, 'note']);
+    if (this.fatal) lines.push(['fatal', `could not start: ${this.fatal}`, 'error']);
+    for (const e of this.urlErrors) lines.push(['error', e, 'error']);
+    if (this.guiError) lines.push(['error', this.guiError, 'error']);
+    for (const e of this.runtimeErrors) lines.push(['error', e, 'error']);
+
+    // Rebuild only when the text changed, so selecting an error message with the mouse works.
+    const key = JSON.stringify(lines);
+    if (this.root.dataset.key === key) return;
+    this.root.dataset.key = key;
+    this.root.replaceChildren(
+      ...lines.map(([field, text, cls]) => {
+        const div = document.createElement('div');
+        div.dataset.field = field;
+        if (cls) div.className = cls;
+        div.textContent = text;
+        return div;
+      }),
+    );
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The demo's URL query -> createFlock options (DESIGN.md section 4, "The demo"). Driven by the
+ * parameter schema: every parameter name is accepted (numbers parsed, vec3 as `x,y,z`, enums by
+ * name), plus `backend`, `paused` and `disable`. Anything invalid or unknown becomes an error
+ * message and is left out, so the flock starts with the rest.
+ */
+import {
+  DISABLE_NAMES,
+  FlockError,
+  PARAM_SCHEMA,
+  validateParams,
+  type FlockOptions,
+} from '../index';
+
+export interface ParsedQuery {
+  /** Options for createFlock (params holds only the accepted parameters). */
+  options: FlockOptions;
+  /** `paused`, `paused=1`, `paused=true`: start without the frame loop. */
+  paused: boolean;
+  /** One readable message per ignored query parameter. */
+  errors: string[];
+}
+
+type BackendChoice = NonNullable<FlockOptions['backend']>;
+const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** A number for a numeric literal (`1e3`, `-0.5`, `0x10` no); otherwise the text itself, so the error shows it. */
+function parseNumber(text: string): number | string {
+  const t = text.trim();
+  return NUMBER.test(t) ? Number(t) : text;
+}
+
+/** The value of one query parameter as the schema's type wants it (invalid text passes through unchanged). */
+function parseValue(name: string, text: string): unknown {
+  const spec = PARAM_SCHEMA.find((s) => s.name === name);
+  if (!spec) return text;
+  switch (spec.type) {
+    case 'int':
+    case 'uint32':
+    case 'float':
+      return parseNumber(text);
+    case 'vec3':
+      return text.split(',').map(parseNumber);
+    case 'enum':
+      return spec.options.find((o) => String(o) === text.trim()) ?? text;
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof FlockError || e instanceof Error ? e.message : String(e);
+}
+
+function ignored(key: string, text: string, why: string): string {
+  const shown = text === '' ? key : `${key}=${text}`;
+  return `URL parameter ${shown} ignored: ${why}`;
+}
+
+/**
+ * Parses a query string (`location.search`, with or without the leading `?`).
+ * Each parameter is validated alone over the defaults (so the message names the field, the value
+ * and the allowed range); one that fails alone only because of another URL parameter (minSpeed
+ * above the default maxSpeed, with a larger maxSpeed also given) is accepted; finally the accepted
+ * set is validated together and any parameter that conflicts with the others is dropped.
+ * A key given twice: the last one counts.
+ */
+export function parseQuery(search: string): ParsedQuery {
+  const query = new URLSearchParams(search);
+  const problems = new Map<string, string>();
+  const options: FlockOptions = {};
+  let paused = false;
+
+  const last = new Map<string, string>();
+  for (const [k, v] of query) {
+    last.delete(k); // keep the order of last occurrence
+    last.set(k, v);
+  }
+
+  const raw = new Map<string, { text: string; value: unknown }>();
+  for (const [key, text] of last) {
+    if (key === 'backend') {
+      const b = text.trim() as BackendChoice;
+      if (BACKENDS.includes(b)) options.backend = b;
+      else problems.set(key, `allowed: one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`);
+    } else if (key === 'paused') {
+      const t = text.trim().toLowerCase();
+      if (t === '' || t === '1' || t === 'true') paused = true;
+      else if (t === '0' || t === 'false') paused = false;
+      else problems.set(key, 'allowed: paused, paused=1, paused=true, paused=0 or paused=false');
+    } else if (key === 'disable') {
+      const list = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+      const known = list.filter((d) => (DISABLE_NAMES as readonly string[]).includes(d));
+      const unknown = list.filter((d) => !known.includes(d));
+      if (unknown.length > 0) {
+        problems.set(
+          key,
+          `unknown ${unknown.map((d) => `"${d}"`).join(', ')}` +
+            (known.length > 0 ? ` (kept ${known.join(',')})` : '') +
+            `; allowed: a comma list of ${DISABLE_NAMES.join(', ')}`,
+        );
+      }
+      if (known.length > 0) options.disable = known;
+    } else {
+      raw.set(key, { text, value: parseValue(key, text) });
+    }
+  }
+
+  // 1. Each parameter alone over the defaults.
+  const accepted = new Map<string, unknown>();
+  const failed = new Map<string, string>();
+  for (const [key, { value }] of raw) {
+    try {
+      validateParams({ [key]: value });
+      accepted.set(key, value);
+    } catch (e) {
+      failed.set(key, messageOf(e));
+    }
+  }
+  // 2. Those that fail alone may pass beside the others (a cross-field rule the URL satisfies).
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const key of failed.keys()) {
+      const value = raw.get(key)!.value;
+      if (!validTogether(accepted, key, value)) continue;
+      accepted.set(key, value);
+      failed.delete(key);
+      changed = true;
+    }
+  }
+  // 3. The accepted set as a whole: drop whatever conflicts with the rest.
+  while (accepted.size > 0) {
+    try {
+      validateParams(Object.fromEntries(accepted));
+      break;
+    } catch (e) {
+      // Blame the field the error names; else (boundsMax named for a bad boundsMin) the latest one.
+      const field =
+        e instanceof FlockError && accepted.has(e.field) ? e.field : [...accepted.keys()].pop()!;
+      accepted.delete(field);
+      failed.set(field, `${messageOf(e)} (with the other URL parameters)`);
+    }
+  }
+
+  for (const [key, msg] of failed) problems.set(key, msg);
+  const errors: string[] = [];
+  for (const [key, text] of last) {
+    const msg = problems.get(key);
+    if (msg !== undefined) errors.push(ignored(key, text, msg));
+  }
+  if (accepted.size > 0) options.params = Object.fromEntries(accepted);
+  return { options, paused, errors };
+}
+
+/** True when `key = value` validates together with the accepted parameters. */
+function validTogether(accepted: Map<string, unknown>, key: string, value: unknown): boolean {
+  try {
+    validateParams({ ...Object.fromEntries(accepted), [key]: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
