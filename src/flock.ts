@@ -180,6 +180,7 @@ export class Flock extends EventTarget {
   private _hidden = false;
   private _offscreen = false;
   private _contextLost = false;
+  private _resumeAfterRestore: (() => void) | null = null;
   /** Resolves when a backend replacement (fallback) in progress is done; every operation waits on it. */
   private _ready: Promise<void> = Promise.resolve();
   private _raf = 0;
@@ -351,7 +352,12 @@ export class Flock extends EventTarget {
     if (this._disposed) return;
     if (kind === 'webgl2' || kind === 'webgl2-tf') {
       // WebGL: wait for 'webglcontextrestored'; the backend rebuilds, we re-upload the snapshot.
-      this._contextLost = true;
+      // Operations asked for while lost wait until the context is back and the state re-uploaded.
+      if (!this._contextLost) {
+        this._contextLost = true;
+        const restored = new Promise<void>((resolve) => (this._resumeAfterRestore = resolve));
+        this._ready = this._ready.then(() => restored);
+      }
       this.dispatchEvent(new CustomEvent('contextlost', { detail: { reason } }));
       return;
     }
@@ -388,6 +394,8 @@ export class Flock extends EventTarget {
     this._backend.setParams(this._params);
     this._backend.setState(state);
     this._clock.reset();
+    this._resumeAfterRestore?.();
+    this._resumeAfterRestore = null;
     this.dispatchEvent(new CustomEvent('contextrestored', { detail: { count: state.count } }));
   }
 
@@ -684,6 +692,8 @@ export class Flock extends EventTarget {
     this.stop();
     this._disposed = true;
     for (const c of this._cleanups.splice(0)) c();
+    this._resumeAfterRestore?.();
+    this._resumeAfterRestore = null;
     this._backend?.dispose();
     this._backend = null;
     this._snapshot = null;
