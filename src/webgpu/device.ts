@@ -4,9 +4,13 @@
  * 128 invocations per workgroup, 4 storage buffers per stage) and 'timestamp-query' when offered.
  */
 
-/** The limits the simulation depends on; each is requested at the adapter's maximum. */
+/**
+ * The limits the simulation and renderer depend on; each is requested at the adapter's maximum
+ * (only those the adapter reports: an unknown key would make requestDevice reject).
+ */
 export const REQUESTED_LIMITS = [
   'maxStorageBuffersPerShaderStage',
+  'maxStorageBuffersInVertexStage',
   'maxComputeInvocationsPerWorkgroup',
   'maxComputeWorkgroupSizeX',
   'maxComputeWorkgroupsPerDimension',

@@ -1,18 +1,17 @@
-// Instanced boid drawing: the mesh of src/core/render-math.ts (BOID_MESH + per-vertex shade) per
-// vertex, the boid record per instance (read in the vertex stage as instance attributes of the
-// state buffer, so no storage buffer is needed in the vertex stage). Oriented along the velocity,
-// coloured by speed with SPEED_RAMP, as the WebGL2 renderer does.
+// Boid drawing, as the WebGL2 renderer (glsl/boid.vert.glsl): the mesh of src/core/render-math.ts
+// (BOID_MESH, 12 vertices, per-vertex shade) oriented along the velocity, scaled by boidSize and
+// coloured by speed with SPEED_RAMP. Two vertex entry points:
+//   vsInstanced  the boid record per instance, read in the vertex stage as instance attributes of
+//                the state buffer itself (no storage buffer in the vertex stage, no copy);
+//   vsVertexId   one plain draw of count * 12 vertices, boid = vertex_index / 12, the record read
+//                from a storage buffer (only where the device allows storage in the vertex stage;
+//                much faster where instancing is emulated, e.g. SwiftShader).
+#include "boid.wgsl"
 #include "render-params.gen.wgsl"
 #include "speed-ramp.gen.wgsl"
+#include "boid-mesh.gen.wgsl"
 
 @group(0) @binding(0) var<uniform> R: RenderParams;
-
-struct VertexIn {
-  @location(0) corner: vec3f,
-  @location(1) shade: f32,
-  @location(2) boidPos: vec4f,
-  @location(3) boidVel: vec4f,
-}
 
 struct VertexOut {
   @builtin(position) clip: vec4f,
@@ -31,33 +30,48 @@ fn speedColor(speed: f32) -> vec3f {
   return mix(ramp[i], ramp[i + 1u], t - f32(i));
 }
 
-@vertex
-fn vs(in: VertexIn) -> VertexOut {
-  let v = in.boidVel.xyz;
+// corner: xyz in boid lengths (nose at +x) + w shade.
+fn boidVertex(p: vec3f, v: vec3f, corner: vec4f) -> VertexOut {
   let speed = length(v);
   var fwd = vec3f(1.0, 0.0, 0.0);
-  if (speed > 1e-6) {
+  if (speed > 1e-12) {
     fwd = v / speed;
   }
-  // Wings lie in the plane the camera sees: world up in 3D, the z axis (towards the camera) in 2D.
-  var upRef = vec3f(0.0, 1.0, 0.0);
-  if (R.dimensions == 2u) {
-    upRef = vec3f(0.0, 0.0, 1.0);
+  // 2D views look down z, so there the reference axis is z and the wide side lies in the plane.
+  var upRef = vec3f(0.0, 0.0, 1.0);
+  if (R.dimensions != 2u && abs(fwd.y) < 0.999) {
+    upRef = vec3f(0.0, 1.0, 0.0);
   }
-  var side = cross(fwd, upRef);
-  if (dot(side, side) < 1e-8) {
-    side = cross(fwd, vec3f(1.0, 0.0, 0.0));
-  }
-  side = normalize(side);
+  let side = normalize(cross(fwd, upRef));
   let up = cross(side, fwd);
-  let local = in.corner * R.boidSize;
-  let world = in.boidPos.xyz + fwd * local.x + up * local.y + side * local.z;
+  let world = p + R.boidSize * (corner.x * fwd + corner.y * up + corner.z * side);
   var out: VertexOut;
   out.clip = R.viewProj * vec4f(world, 1.0);
-  // viewProj is GL clip space (z in [-w, w]); WebGPU wants [0, w].
+  // viewProj is GL clip space (z in [-w, w]); WebGPU's is [0, w].
   out.clip.z = 0.5 * (out.clip.z + out.clip.w);
-  out.color = speedColor(speed) * in.shade;
+  out.color = speedColor(speed) * corner.w;
   return out;
+}
+
+struct InstancedIn {
+  @builtin(vertex_index) corner: u32,
+  @location(0) boidPos: vec4f,
+  @location(1) boidVel: vec4f,
+}
+
+@vertex
+fn vsInstanced(in: InstancedIn) -> VertexOut {
+  var mesh = BOID_MESH;
+  return boidVertex(in.boidPos.xyz, in.boidVel.xyz, mesh[in.corner]);
+}
+
+@group(0) @binding(1) var<storage, read> boids: array<Boid>;
+
+@vertex
+fn vsVertexId(@builtin(vertex_index) vi: u32) -> VertexOut {
+  let b = boids[vi / BOID_MESH_VERTICES];
+  var mesh = BOID_MESH;
+  return boidVertex(b.pos.xyz, b.vel.xyz, mesh[vi % BOID_MESH_VERTICES]);
 }
 
 @fragment

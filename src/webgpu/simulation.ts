@@ -52,6 +52,8 @@ export interface FlockSimulationOptions {
   shaderFiles?: Readonly<Record<string, string>>;
   /** Label prefix of GPU objects. */
   label?: string;
+  /** Use at most this many bytes per buffer, below the device's limits (tests, memory budgets). */
+  maxBufferBytes?: number;
 }
 
 export interface SimulationTimings {
@@ -122,14 +124,14 @@ export interface FlockSimulation {
   readonly disposed: boolean;
 }
 
-/** min(maxStorageBufferBindingSize, maxBufferSize) of a device. */
-export function bufferLimit(limits: GPUSupportedLimits): number {
-  return Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+/** min(maxStorageBufferBindingSize, maxBufferSize) of a device, and `cap` when given. */
+export function bufferLimit(limits: GPUSupportedLimits, cap = Infinity): number {
+  return Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize, cap);
 }
 
-/** Largest count whose boid records fit one storage binding of this device. */
-export function maxCountFor(limits: GPUSupportedLimits): number {
-  return Math.max(1, Math.min(MAX_COUNT, Math.floor(bufferLimit(limits) / BOID_BYTES)));
+/** Largest count whose boid records fit one storage binding of this device (and `cap` bytes). */
+export function maxCountFor(limits: GPUSupportedLimits, cap = Infinity): number {
+  return Math.max(1, Math.min(MAX_COUNT, Math.floor(bufferLimit(limits, cap) / BOID_BYTES)));
 }
 
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
@@ -348,8 +350,8 @@ class Simulation implements FlockSimulation {
     options: FlockSimulationOptions,
   ) {
     this.label = options.label ?? 'flock';
-    this.limit = bufferLimit(device.limits);
-    this.maxCount = maxCountFor(device.limits);
+    this.limit = bufferLimit(device.limits, options.maxBufferBytes);
+    this.maxCount = maxCountFor(device.limits, options.maxBufferBytes);
     this.timer = new PassTimer(device, options.timestamps ?? true, this.label);
     this.uniformBuffer = this.buffer(
       'uniforms',

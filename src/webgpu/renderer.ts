@@ -1,0 +1,216 @@
+/**
+ * The WebGPU boid renderer: the same picture as src/webgl2/renderer.ts (mesh, orientation, speed
+ * colours, dark background) into a configured canvas context, with a depth buffer. Reads the
+ * simulation's state buffer directly: as instance vertex data ('instanced', works in
+ * compatibility mode) or, where the vertex stage may read storage buffers, as a storage buffer
+ * indexed by vertex_index / 12 ('vertex-id'). Owns its pipelines' buffers and depth texture.
+ */
+import { BOID_MESH_VERTICES } from '../core/render-math';
+import type { RenderView } from '../backend';
+import { BufferUsage, ShaderStage } from './constants';
+import { createCheckedModule, shaderFiles } from './shaders';
+import { BOID_BYTES, type FlockSimulation } from './simulation';
+import { PassTimer } from './timing';
+import { RENDER_UNIFORMS } from './uniforms';
+
+export type DrawMode = 'instanced' | 'vertex-id';
+
+/** The clear colour, as the WebGL2 renderer's BACKGROUND. */
+export const BACKGROUND: readonly [number, number, number] = [0.02, 0.03, 0.06];
+
+const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
+
+export interface BoidRenderer {
+  /** Modes this device can draw with ('vertex-id' needs storage buffers in the vertex stage). */
+  readonly modes: readonly DrawMode[];
+  drawMode: DrawMode;
+  /** Draws the simulation's current state into the context's current texture. */
+  render(context: GPUCanvasContext, view: RenderView): void;
+  /** ms of the last timed draw batch, or null. */
+  drawMs(): number | null;
+  dispose(): void;
+}
+
+/**
+ * Storage buffers the vertex stage may bind: the newer limit where the device reports it (0 in
+ * compatibility mode unless requested), else core WebGPU's per-stage limit.
+ */
+export function vertexStorageBuffers(device: GPUDevice): number {
+  const l = device.limits as GPUSupportedLimits & { maxStorageBuffersInVertexStage?: number };
+  return typeof l.maxStorageBuffersInVertexStage === 'number'
+    ? l.maxStorageBuffersInVertexStage
+    : l.maxStorageBuffersPerShaderStage;
+}
+
+export async function createBoidRenderer(
+  device: GPUDevice,
+  format: GPUTextureFormat,
+  sim: FlockSimulation,
+  options: { drawMode?: DrawMode; timestamps?: boolean; shaderFiles?: Record<string, string> } = {},
+): Promise<BoidRenderer> {
+  const module = await createCheckedModule(device, 'render.wgsl', shaderFiles(options.shaderFiles));
+  const modes: DrawMode[] = ['instanced'];
+  if (vertexStorageBuffers(device) >= 1) modes.push('vertex-id');
+
+  const uniformBuffer = device.createBuffer({
+    label: 'flock.render.uniforms',
+    size: RENDER_UNIFORMS.size,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+  });
+  const bothStages = ShaderStage.VERTEX | ShaderStage.FRAGMENT;
+  const instancedLayout = device.createBindGroupLayout({
+    label: 'flock.render.instanced',
+    entries: [{ binding: 0, visibility: bothStages, buffer: { type: 'uniform' } }],
+  });
+  const vertexIdLayout = modes.includes('vertex-id')
+    ? device.createBindGroupLayout({
+        label: 'flock.render.vertexId',
+        entries: [
+          { binding: 0, visibility: bothStages, buffer: { type: 'uniform' } },
+          { binding: 1, visibility: ShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
+        ],
+      })
+    : null;
+  const common = {
+    fragment: { module, entryPoint: 'fs', targets: [{ format }] },
+    primitive: { topology: 'triangle-list' as const, cullMode: 'none' as const },
+    depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' as const },
+  };
+  const instanced = await device.createRenderPipelineAsync({
+    label: 'flock.render.instanced',
+    layout: device.createPipelineLayout({ bindGroupLayouts: [instancedLayout] }),
+    vertex: {
+      module,
+      entryPoint: 'vsInstanced',
+      buffers: [
+        {
+          arrayStride: BOID_BYTES,
+          stepMode: 'instance',
+          attributes: [
+            { shaderLocation: 0, offset: 0, format: 'float32x4' },
+            { shaderLocation: 1, offset: 16, format: 'float32x4' },
+          ],
+        },
+      ],
+    },
+    ...common,
+  });
+  const vertexId = vertexIdLayout
+    ? await device.createRenderPipelineAsync({
+        label: 'flock.render.vertexId',
+        layout: device.createPipelineLayout({ bindGroupLayouts: [vertexIdLayout] }),
+        vertex: { module, entryPoint: 'vsVertexId' },
+        ...common,
+      })
+    : null;
+  const timer = new PassTimer(device, options.timestamps ?? true, 'flock.render');
+
+  let depth: GPUTexture | null = null;
+  let instancedGroup: GPUBindGroup | null = null;
+  let vertexIdGroup: { group: GPUBindGroup; state: GPUBuffer } | null = null;
+  let disposed = false;
+  let mode: DrawMode =
+    options.drawMode && modes.includes(options.drawMode) ? options.drawMode : 'instanced';
+
+  return {
+    modes,
+    get drawMode() {
+      return mode;
+    },
+    set drawMode(m: DrawMode) {
+      if (!modes.includes(m))
+        throw new Error(`draw mode '${m}' is not available on this device (${modes.join(', ')})`);
+      mode = m;
+    },
+    render(context, view) {
+      if (disposed || sim.disposed) return;
+      const params = sim.params;
+      device.queue.writeBuffer(
+        uniformBuffer,
+        0,
+        RENDER_UNIFORMS.pack({
+          viewProj: view.viewProj,
+          boidSize: view.boidSize,
+          minSpeed: params.minSpeed,
+          maxSpeed: params.maxSpeed,
+          dimensions: params.dimensions,
+        }),
+      );
+      const target = context.getCurrentTexture();
+      if (!depth || depth.width !== target.width || depth.height !== target.height) {
+        depth?.destroy();
+        depth = device.createTexture({
+          label: 'flock.render.depth',
+          size: [target.width, target.height],
+          format: DEPTH_FORMAT,
+          usage: GPUTextureUsageRenderAttachment,
+        });
+      }
+      const state = sim.buffers.state;
+      const encoder = device.createCommandEncoder({ label: 'flock.render' });
+      const timed = timer.beginStep();
+      const timestampWrites = timed ? timer.writes('draw') : undefined;
+      const pass = encoder.beginRenderPass({
+        label: 'draw',
+        colorAttachments: [
+          {
+            view: target.createView(),
+            clearValue: [BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 1],
+            loadOp: 'clear',
+            storeOp: 'store',
+          },
+        ],
+        depthStencilAttachment: {
+          view: depth.createView(),
+          depthClearValue: 1,
+          depthLoadOp: 'clear',
+          depthStoreOp: 'discard',
+        },
+        ...(timestampWrites ? { timestampWrites } : {}),
+      });
+      if (mode === 'vertex-id' && vertexId && vertexIdLayout) {
+        if (!vertexIdGroup || vertexIdGroup.state !== state) {
+          vertexIdGroup = {
+            state,
+            group: device.createBindGroup({
+              layout: vertexIdLayout,
+              entries: [
+                { binding: 0, resource: { buffer: uniformBuffer } },
+                { binding: 1, resource: { buffer: state, size: sim.count * BOID_BYTES } },
+              ],
+            }),
+          };
+        }
+        pass.setPipeline(vertexId);
+        pass.setBindGroup(0, vertexIdGroup.group);
+        pass.draw(sim.count * BOID_MESH_VERTICES);
+      } else {
+        instancedGroup ??= device.createBindGroup({
+          layout: instancedLayout,
+          entries: [{ binding: 0, resource: { buffer: uniformBuffer } }],
+        });
+        pass.setPipeline(instanced);
+        pass.setBindGroup(0, instancedGroup);
+        pass.setVertexBuffer(0, state, 0, sim.count * BOID_BYTES);
+        pass.draw(BOID_MESH_VERTICES, sim.count);
+      }
+      pass.end();
+      timer.resolve(encoder);
+      device.queue.submit([encoder.finish()]);
+      timer.collect();
+    },
+    drawMs() {
+      return timer.latest()?.passes.draw ?? null;
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      timer.dispose();
+      depth?.destroy();
+      uniformBuffer.destroy();
+    },
+  };
+}
+
+/** GPUTextureUsage.RENDER_ATTACHMENT (spec value; not a global in Node). */
+const GPUTextureUsageRenderAttachment = 0x10;
