@@ -1,11 +1,18 @@
-// `npm run bench`: drives the benchmark page (bench.html, the same measuring code a user runs in
-// their browser) in headless Chromium, prints a table of median step times with the grid/brute
-// ratio and the N -> 4N growth of each row, and writes the numbers as JSON.
+// `npm run bench`: drives the benchmark page (bench.html?auto=1: the same measuring code a user
+// runs in their browser) in headless Chromium, prints the page's table (median step times, the
+// grid/brute ratio, the ratio to webgl2 and the N -> 4N growth of each row) and writes the page's
+// JSON export (every number, the device report and the settings).
+//
+// The default run (about 5-8 minutes on a 2-core machine with a software GPU): webgl2 and webgpu,
+// grid (webgpu: counting and bitonic sorts) and brute force, N = 4,096 to 262,144 (brute force
+// left out above 16,384); a row stops growing once a step takes longer than the budget.
 // Options (node's util.parseArgs):
-//   --backends webgl2,webgpu   --modes grid,brute   --sorts counting,bitonic
-//   --counts 4096,16384,65536  --brute-max 16384 (brute is left out above it: O(N^2))
-//   --samples 5 --batch 2 --budget 3000 (ms per step; a row stops growing past it)
-//   --out bench-results/bench.json
+//   --backends webgl2,webgpu   (also webgl2-tf, cpu)   --modes grid,brute   --sorts counting,bitonic
+//   --counts 4096,16384,65536,262144   --brute-max 16384
+//   --samples 5 --batch auto (steps per timed batch) --budget 2500 (ms per step)
+//   --frames 0 (frames drawn per case to time drawing and fps; 0: none)
+//   --dims 3 --seed 1 --out bench-results/bench.json
+//   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
 import { mkdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,21 +23,72 @@ import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
 const { values: a } = parseArgs({
   options: {
-    backends: { type: 'string', default: 'webgl2' },
+    backends: { type: 'string', default: 'webgl2,webgpu' },
     modes: { type: 'string', default: 'grid,brute' },
     sorts: { type: 'string', default: 'counting,bitonic' },
-    counts: { type: 'string', default: '4096,16384,65536' },
+    counts: { type: 'string', default: '4096,16384,65536,262144' },
     'brute-max': { type: 'string', default: '16384' },
     samples: { type: 'string', default: '5' },
-    batch: { type: 'string', default: '2' },
-    budget: { type: 'string', default: '4000' },
+    batch: { type: 'string', default: 'auto' },
+    budget: { type: 'string', default: '2500' },
+    frames: { type: 'string', default: '0' },
+    dims: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench-results/bench.json' },
+    full: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (a.help) {
+  console.log(
+    'npm run bench -- [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute] [--sorts counting,bitonic]\n' +
+      '  [--counts 4096,16384,65536,262144] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
+      '  [--budget 2500] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]',
+  );
+  process.exit(0);
+}
+if (a.full) {
+  a.backends = 'webgpu,webgl2,webgl2-tf,cpu';
+  a.counts = '1024,4096,16384,65536,262144,1048576';
+  if (a.frames === '0') a.frames = '5';
+}
 
-const counts = a.counts.split(',').map(Number);
-const bruteMax = Number(a['brute-max']);
-const server = await createServer({ logLevel: 'error', server: { port: 0, host: '127.0.0.1' } });
+const query = new URLSearchParams({
+  auto: '1',
+  backends: a.backends,
+  modes: a.modes,
+  sorts: a.sorts,
+  counts: a.counts,
+  bruteMax: a['brute-max'],
+  samples: a.samples,
+  batch: a.batch,
+  budget: a.budget,
+  frames: a.frames,
+  dims: a.dims,
+  seed: a.seed,
+});
+
+/**
+ * Waits for the page's auto sweep. Vite's dev server may reload the page once when it first
+ * optimises a dependency; the reloaded page starts the sweep again, so wait again.
+ */
+async function waitForSweep(page) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.waitForFunction(() => window.bench !== undefined);
+      return await page.evaluate(() => window.bench.done);
+    } catch (e) {
+      if (attempt >= 3 || !/context was destroyed|navigat/i.test(String(e))) throw e;
+      await page.waitForLoadState('load');
+    }
+  }
+}
+
+const t0 = Date.now();
+const server = await createServer({
+  logLevel: 'error',
+  server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+});
 await server.listen();
 const url = server.resolvedUrls.local[0];
 const profile = mkdtempSync(join(tmpdir(), 'gpu-flock-bench-'));
@@ -39,88 +97,67 @@ const ctx = await chromium.launchPersistentContext(profile, {
   headless: true,
   args: CHROMIUM_ARGS,
 });
-const rows = [];
+let result;
 try {
-  for (const mode of a.modes.split(',')) {
-    const cs = mode === 'brute' ? counts.filter((n) => n <= bruteMax) : counts;
-    const page = await ctx.newPage();
-    page.on('console', (m) => m.type() === 'error' && console.error('[page]', m.text()));
-    const q = new URLSearchParams({
-      auto: '1',
-      backends: a.backends,
-      modes: mode,
-      sorts: a.sorts,
-      counts: cs.join(','),
-      samples: a.samples,
-      batch: a.batch,
-      budget: a.budget,
-    });
-    await page.goto(`${url}bench.html?${q}`);
-    page.setDefaultTimeout(0);
-    const got = await page.evaluate(() => window.benchDone);
-    rows.push(...got);
-    for (const n of counts.filter((n) => !cs.includes(n))) {
-      for (const b of a.backends.split(',')) {
-        rows.push({
-          label: `${b} brute`,
-          count: n,
-          skipped: `brute force left out above N = ${bruteMax} (O(N^2), too slow on this machine)`,
-        });
-      }
-    }
-    await page.close();
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(0);
+  page.on('console', (m) => m.type() === 'error' && console.error('[page]', m.text()));
+  page.on('pageerror', (e) => console.error('[page]', e.message));
+  await page.goto(`${url}bench.html?${query}`);
+  // Progress on stderr, so the table on stdout stays clean.
+  let last = '';
+  const progress = setInterval(async () => {
+    const s = await page
+      .evaluate(() => document.getElementById('status')?.textContent ?? '')
+      .catch(() => '');
+    if (s && s !== last) process.stderr.write(`  ${s}\n`);
+    last = s;
+  }, 5000);
+  try {
+    await waitForSweep(page);
+  } finally {
+    clearInterval(progress);
   }
+  result = await page.evaluate(() => ({
+    table: window.bench.tableText(),
+    export: window.bench.exportJSON(),
+  }));
+  await page.close();
 } finally {
   await ctx.close();
   await server.close();
   rmSync(profile, { recursive: true, force: true });
 }
 
-// Table: one line per label and N, with ratios measured in this run.
-const byKey = new Map(rows.filter((r) => !r.skipped).map((r) => [`${r.label}|${r.count}`, r]));
-const labels = [...new Set(rows.map((r) => r.label))];
-const fmt = (x, d = 2) => (x == null || !Number.isFinite(x) ? '-' : x.toFixed(d));
+const dev = result.export.device;
+const gl = dev?.webgl2;
+const gpu = dev?.webgpu;
 const lines = [];
-const device = rows.find((r) => r.device)?.device ?? '';
-lines.push(`gpu-flock benchmark, ${new Date().toISOString()}, ${device}`);
 lines.push(
-  'median ms per step (timing: cpu-wait = CPU clock around a wait for the GPU); density constant',
+  `gpu-flock benchmark, ${result.export.date}, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
 );
-const head = ['backend / search', 'N', 'box', 'nbrs', 'step ms', 'steps/s', 'x brute', 'N->4N'];
-lines.push(head.map((h, i) => (i === 0 ? h.padEnd(18) : h.padStart(9))).join(''));
-for (const label of labels) {
-  for (const n of counts) {
-    const r = byKey.get(`${label}|${n}`);
-    const skipped = rows.find((x) => x.label === label && x.count === n && x.skipped);
-    if (!r) {
-      if (skipped)
-        lines.push(`${label.padEnd(18)}${String(n).padStart(9)}  skipped: ${skipped.skipped}`);
-      continue;
-    }
-    const brute = byKey.get(`${r.backend} brute|${n}`);
-    const prev = byKey.get(`${label}|${n / 4}`);
-    const ratio = r.mode === 'brute' || !brute ? null : brute.stepMs / r.stepMs;
-    const growth = prev ? r.stepMs / prev.stepMs : null;
-    lines.push(
-      [
-        label.padEnd(18),
-        String(n).padStart(9),
-        fmt(r.box, 1).padStart(9),
-        fmt(r.meanNeighbors, 1).padStart(9),
-        fmt(r.stepMs).padStart(9),
-        fmt(r.stepsPerSecond, 1).padStart(9),
-        (ratio == null ? '-' : fmt(ratio, 1) + 'x').padStart(9),
-        (growth == null ? '-' : fmt(growth, 2) + 'x').padStart(9),
-      ].join(''),
-    );
-  }
-}
+if (gl?.available) lines.push(`webgl2: ${gl.unmaskedRenderer ?? gl.renderer}`);
+if (gpu?.available)
+  lines.push(
+    `webgpu: ${Object.values(gpu.info ?? {})
+      .filter((v) => typeof v === 'string' && v)
+      .join(' ')}${gpu.isFallbackAdapter ? ' (fallback adapter)' : ''}`,
+  );
+for (const [k, b] of Object.entries(dev?.backends ?? {}))
+  if (!b.available && a.backends.split(',').includes(k))
+    lines.push(`${k}: not available here: ${b.reason}`);
+lines.push(
+  'median ms per step over batches, CPU clock around step + finish (cpu-wait) on every row; ' +
+    'density constant; "passes": where per-pass times came from',
+);
+lines.push('');
+lines.push(result.table);
+lines.push('');
+lines.push(
+  '"x brute": brute step / this row\'s, same backend and N; "vs webgl2": this row\'s / webgl2\'s, same search; ' +
+    '"N->4N": this row\'s / its own at N/4; "!": over the budget',
+);
 console.log(lines.join('\n'));
 mkdirSync(dirname(a.out), { recursive: true });
-writeFileSync(
-  a.out,
-  JSON.stringify({ date: new Date().toISOString(), device, options: a, rows }, null, 2),
-);
-console.log(
-  `\nwrote ${a.out}  ("x brute": brute step time / this row's at the same N; "N->4N": this row's time / its time at N/4)`,
-);
+writeFileSync(a.out, JSON.stringify({ ...result.export, cli: a }, null, 2));
+console.log(`wrote ${a.out}`);

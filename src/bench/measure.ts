@@ -1,58 +1,145 @@
 /**
  * Benchmark measuring code shared by the benchmark page (bench.html) and the CLI (`npm run bench`,
- * which drives the page in headless Chromium). Runs in a browser.
+ * which drives the page in headless Chromium). Runs in a browser; owns nothing between calls
+ * (each case makes a flock on a fresh canvas and disposes it).
  *
  * Density is constant across N (DESIGN.md section 6): the box side scales with (N / 16384)^(1/d)
- * from the default 64-unit box. Step time is the median of several batches, each timed with the
- * CPU clock from submission to a completed wait for the device ('cpu-wait'), or from GPU timers
- * where the backend has them (per-pass times).
+ * from the default 64-unit box. Every case uses the same seed and parameters; only the box follows N.
+ *
+ * What one case measures (all times in milliseconds):
+ * - step: the median over `samples` batches of (CPU clock around `step(batch)` + `finish()`) / batch.
+ *   This wall time is measured the same way on every backend ('cpu-wait'), so it is the number the
+ *   ratios use.
+ * - passes: key, sort, cell table, reorder, steer, draw from `Flock.timings()` after each batch,
+ *   median over batches. `timing` says where they came from: 'gpu' (timer queries:
+ *   EXT_disjoint_timer_query_webgl2, WebGPU timestamp-query), 'cpu-wait', or 'none' (not split).
+ * - draw: median of (CPU clock around `render()` + `finish()`).
+ * - frame: median of (`step(1)` + `render()` + `finish()`), frames back to back (not paced by
+ *   requestAnimationFrame); fps = 1000 / frame.
  */
 import type { BackendKind, PassTimes } from '../backend';
-import { createFlock } from '../index';
+import { createFlock, FlockError, type Flock } from '../index';
 
 export type BenchMode = 'grid' | 'brute';
+export type SortKind = 'counting' | 'bitonic';
+export type TimingKind = 'gpu' | 'cpu-wait' | 'none';
 
-export interface BenchCase {
+/** One line of a sweep: a backend, a neighbour search and (WebGPU grid) a sort. */
+export interface BenchFamily {
   backend: BackendKind;
   mode: BenchMode;
-  /** WebGPU grid build; ignored elsewhere (WebGL2 always sorts bitonically). */
-  sort?: 'counting' | 'bitonic';
+  /** WebGPU grid build; ignored elsewhere (the WebGL2 paths always sort bitonically). */
+  sort?: SortKind;
+}
+
+export interface BenchCase extends BenchFamily {
   count: number;
   dimensions?: 2 | 3;
+  /** uint32 seed of the initial state (default 1). */
+  seed?: number;
 }
+
+/** The pass names in drawing order (key/sort, cell table, reorder, steer, draw). */
+export const PASS_KEYS: readonly (keyof PassTimes)[] = [
+  'key',
+  'sort',
+  'cellTable',
+  'reorder',
+  'steer',
+  'draw',
+];
+
+/** The sweep the issue asks for: 1,024 to 1,048,576 in factors of 4. */
+export const SWEEP_COUNTS: readonly number[] = [1024, 4096, 16384, 65536, 262144, 1048576];
+
+/** Every family the page offers, in table order. */
+export const ALL_FAMILIES: readonly BenchFamily[] = [
+  { backend: 'webgpu', mode: 'grid', sort: 'counting' },
+  { backend: 'webgpu', mode: 'grid', sort: 'bitonic' },
+  { backend: 'webgl2', mode: 'grid' },
+  { backend: 'webgl2-tf', mode: 'grid' },
+  { backend: 'cpu', mode: 'grid' },
+  { backend: 'webgpu', mode: 'brute' },
+  { backend: 'webgl2', mode: 'brute' },
+  { backend: 'webgl2-tf', mode: 'brute' },
+  { backend: 'cpu', mode: 'brute' },
+];
 
 export interface BenchRow extends BenchCase {
   /** Label such as "webgpu counting", "webgl2 grid", "webgl2 brute". */
   label: string;
+  dimensions: 2 | 3;
+  seed: number;
   /** Box side, world units. */
   box: number;
   /** Expected mean neighbour count of the uniform initial state: (N-1) * sphere volume / box volume. */
   meanNeighbors: number;
-  /** Median ms per step. */
+  /** Median wall ms per step (CPU clock around step + finish: 'cpu-wait' on every backend). */
   stepMs: number;
+  /** Fastest and slowest batch, ms per step. */
+  minMs: number;
+  maxMs: number;
   /** Each batch's ms per step. */
   samples: number[];
+  /** Steps per timed batch. */
+  batch: number;
+  /** 1000 / stepMs. */
   stepsPerSecond: number;
-  /** Median ms per drawn frame (draw only), or null when not measured. */
-  drawMs: number | null;
-  timing: 'gpu' | 'cpu-wait';
+  /** Sum of the step's passes (key .. steer) when `timing` is 'gpu'; null otherwise. */
+  gpuStepMs: number | null;
+  /** How `passes` were measured. */
+  timing: TimingKind;
+  /** Median per-pass ms per step (draw: per frame); null where not measured. */
   passes: PassTimes;
-  /** Renderer / adapter. */
+  /** Median ms of render() + finish(), or null when drawing was not measured. */
+  drawMs: number | null;
+  /** Median ms of one frame: step(1) + render() + finish(); null when not measured. */
+  frameMs: number | null;
+  /** 1000 / frameMs. */
+  fps: number | null;
+  /** Drawing buffer size of the canvas drawn into, device pixels. */
+  canvas: [number, number];
+  /** createFlock + first step + finish (shader compilation, allocation), ms. */
+  setupMs: number;
+  /** This case took longer than the budget per step (its family stops growing here). */
+  overBudget: boolean;
+  /** Renderer / adapter of the backend. */
   device: string;
 }
 
-export interface BenchOptions {
-  /** Timed batches per case (median taken). */
-  samples: number;
-  /** Steps per batch. */
-  batch: number;
-  /** Also time drawing (frames). */
-  draw: boolean;
-  /** Each case gets a fresh canvas inside this element (a canvas keeps its first context type). */
-  container: HTMLElement;
+/** A case that was not measured, and why. */
+export interface SkippedRow extends BenchCase {
+  label: string;
+  skipped: string;
+  /** unavailable: createFlock rejected; budget: a smaller N exceeded the budget (or would);
+   *  left-out: not asked for (e.g. brute above its cap); error: failed while running. */
+  reason: 'unavailable' | 'budget' | 'left-out' | 'error';
 }
 
-export function caseLabel(c: BenchCase): string {
+export type AnyRow = BenchRow | SkippedRow;
+
+export function isMeasured(r: AnyRow): r is BenchRow {
+  return !('skipped' in r);
+}
+
+export interface BenchOptions {
+  /** Timed batches per case (median taken); at least 3 are always kept. */
+  samples: number;
+  /** Steps per batch, or 'auto': enough steps for a batch of about 40 ms, at most 16. */
+  batch: number | 'auto';
+  /** Frames measured with drawing (0: no drawing measured). */
+  frames: number;
+  /** ms per step: a family stops growing once a step takes longer than this. */
+  budgetMs: number;
+  /** Each case gets a fresh canvas inside this element (a canvas keeps its first context type). */
+  container: HTMLElement;
+  /** Called between measurements with a short description (for a status line). */
+  onProgress?: (text: string) => void;
+  /** Returns true to abandon the sweep (the page's Stop button). */
+  aborted?: () => boolean;
+}
+
+export function caseLabel(c: BenchFamily): string {
   if (c.mode === 'brute') return `${c.backend} brute`;
   if (c.backend === 'webgpu') return `webgpu ${c.sort ?? 'counting'}`;
   return `${c.backend} grid`;
@@ -63,67 +150,160 @@ export function boxSideFor(count: number, dimensions: 2 | 3 = 3): number {
   return 64 * Math.pow(count / 16384, 1 / dimensions);
 }
 
-function median(xs: number[]): number {
+/** The parameters of one case: the same seed and model parameters everywhere, the box follows N. */
+export function caseParams(c: BenchCase) {
+  const d = c.dimensions ?? 3;
+  const h = boxSideFor(c.count, d) / 2;
+  return {
+    count: c.count,
+    dimensions: d,
+    neighborSearch: c.mode,
+    sort: c.sort ?? 'counting',
+    boundsMin: [-h, -h, d === 2 ? 0 : -h] as [number, number, number],
+    boundsMax: [h, h, d === 2 ? 1 : h] as [number, number, number],
+    seed: c.seed ?? 1,
+  };
+}
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Measures one case. Throws (FlockError) when the backend cannot run it. */
+function sumStepPasses(p: PassTimes): number | null {
+  const parts = [p.key, p.sort, p.cellTable, p.reorder, p.steer].filter(
+    (x): x is number => x !== null,
+  );
+  return parts.length ? parts.reduce((a, b) => a + b, 0) : null;
+}
+
+/** Per-pass medians over the non-null values seen. */
+function medianPasses(seen: PassTimes[]): PassTimes {
+  const out = {} as PassTimes;
+  for (const k of PASS_KEYS) {
+    const xs = seen.map((p) => p[k]).filter((x): x is number => x !== null && Number.isFinite(x));
+    out[k] = xs.length ? median(xs) : null;
+  }
+  return out;
+}
+
+async function timed(f: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await f();
+  return performance.now() - t0;
+}
+
+/** Expected mean neighbour count of a uniform state: (N-1) * sphere (disc) volume / box volume. */
+export function expectedNeighbors(count: number, r: number, d: 2 | 3): number {
+  const side = boxSideFor(count, d);
+  const ball = d === 3 ? (4 / 3) * Math.PI * r ** 3 : Math.PI * r * r;
+  return ((count - 1) * ball) / side ** d;
+}
+
+/**
+ * Measures one case. Rejects with the backend's FlockError when the backend cannot run it here.
+ * Stops early (overBudget, fewer samples) when one step takes longer than `o.budgetMs`.
+ */
 export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchRow> {
   const d = c.dimensions ?? 3;
-  const side = boxSideFor(c.count, d);
-  const h = side / 2;
+  const label = caseLabel(c);
+  const t0 = performance.now();
   const flock = await createFlock(o.container, {
     backend: c.backend,
     autoStart: false,
-    params: {
-      count: c.count,
-      dimensions: d,
-      neighborSearch: c.mode,
-      sort: c.sort ?? 'counting',
-      boundsMin: [-h, -h, d === 2 ? 0 : -h],
-      boundsMax: [h, h, d === 2 ? 1 : h],
-      seed: 1,
-    },
+    params: caseParams(c),
   });
   try {
     // Warm-up: shader compilation and first-use allocations.
     await flock.step(1);
     await flock.finish();
-    const samples: number[] = [];
-    for (let k = 0; k < o.samples; k++) {
-      const t0 = performance.now();
-      await flock.step(o.batch);
+    const setupMs = performance.now() - t0;
+    const probe = await timed(async () => {
+      await flock.step(1);
       await flock.finish();
-      samples.push((performance.now() - t0) / o.batch);
+    });
+    const samples: number[] = [probe];
+    const passSeen: PassTimes[] = [];
+    let batch = 1;
+    const overBudget = probe > o.budgetMs;
+    if (!overBudget) {
+      batch =
+        o.batch === 'auto'
+          ? Math.max(1, Math.min(16, Math.round(40 / Math.max(probe, 1e-3))))
+          : Math.max(1, Math.floor(o.batch));
+      // Keep a case to about 20 budgets of stepping, but take at least 3 batches.
+      const want = Math.max(3, o.samples);
+      const affordable = Math.max(3, Math.floor((20 * o.budgetMs) / (probe * batch)));
+      const n = Math.min(want, affordable);
+      samples.length = 0;
+      for (let k = 0; k < n; k++) {
+        o.onProgress?.(`${label}, N = ${c.count}: batch ${k + 1}/${n} of ${batch} steps`);
+        const ms = await timed(async () => {
+          await flock.step(batch);
+          await flock.finish();
+        });
+        samples.push(ms / batch);
+        passSeen.push(flock.timings().passes);
+        if (o.aborted?.()) break;
+      }
     }
-    const t = flock.timings();
     let drawMs: number | null = null;
-    if (o.draw) {
-      const draws: number[] = [];
-      for (let k = 0; k < 3; k++) {
-        const t0 = performance.now();
-        flock.render();
-        await flock.finish();
-        draws.push(performance.now() - t0);
+    let frameMs: number | null = null;
+    const drawSeen: PassTimes[] = [];
+    if (o.frames > 0 && !o.aborted?.()) {
+      o.onProgress?.(`${label}, N = ${c.count}: drawing`);
+      const draw1 = await timed(() => drawAndWait(flock));
+      const draws = [draw1];
+      const frames: number[] = [];
+      if (draw1 + probe <= o.budgetMs) {
+        for (let k = 1; k < o.frames; k++) draws.push(await timed(() => drawAndWait(flock)));
+        for (let k = 0; k < o.frames; k++) {
+          frames.push(
+            await timed(async () => {
+              await flock.step(1);
+              await drawAndWait(flock);
+            }),
+          );
+          drawSeen.push(flock.timings().passes);
+        }
+      } else {
+        // One frame is already over budget: report the single draw and frame, take no more.
+        frames.push(draw1 + probe);
       }
       drawMs = median(draws);
+      frameMs = median(frames);
     }
-    const r = flock.params.perceptionRadius;
-    const sphere = d === 3 ? (4 / 3) * Math.PI * r ** 3 : Math.PI * r * r;
-    const stepMs = t.timing === 'gpu' ? sumPasses(t.passes) : median(samples);
+    const t = flock.timings();
+    const stepPasses = medianPasses(passSeen.length ? passSeen : [t.passes]);
+    const drawPasses = medianPasses(drawSeen);
+    const passes: PassTimes = { ...stepPasses, draw: drawPasses.draw ?? stepPasses.draw };
+    const timing: TimingKind = t.timing;
+    const stepMs = median(samples);
+    const params = flock.params;
     return {
       ...c,
-      label: caseLabel(c),
-      box: side,
-      meanNeighbors: ((c.count - 1) * sphere) / side ** d,
+      dimensions: d,
+      seed: params.seed,
+      label,
+      box: boxSideFor(c.count, d),
+      meanNeighbors: expectedNeighbors(c.count, params.perceptionRadius, d),
       stepMs,
+      minMs: Math.min(...samples),
+      maxMs: Math.max(...samples),
       samples,
+      batch,
       stepsPerSecond: 1000 / stepMs,
+      gpuStepMs: timing === 'gpu' ? sumStepPasses(stepPasses) : null,
+      timing,
+      passes,
       drawMs,
-      timing: t.timing === 'gpu' ? 'gpu' : 'cpu-wait',
-      passes: t.passes,
+      frameMs,
+      fps: frameMs === null ? null : 1000 / frameMs,
+      canvas: [flock.canvas.width, flock.canvas.height],
+      setupMs,
+      overBudget,
       device: flock.deviceInfo,
     };
   } finally {
@@ -131,39 +311,83 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
   }
 }
 
-function sumPasses(p: PassTimes): number {
-  return (p.key ?? 0) + (p.sort ?? 0) + (p.cellTable ?? 0) + (p.reorder ?? 0) + (p.steer ?? 0);
+async function drawAndWait(flock: Flock): Promise<void> {
+  flock.render();
+  await flock.finish();
+}
+
+/** Step-time growth from N to 4N the model predicts: the grid is O(N), brute force O(N²). */
+export function expectedGrowth(mode: BenchMode): number {
+  return mode === 'brute' ? 16 : 4;
 }
 
 /**
- * Sweeps counts upward per case family; a family stops once a median step exceeds budgetMs
- * (its later counts are reported as skipped).
+ * Sweeps counts upward per family (ascending). A family stops once a step exceeds `budgetMs`;
+ * a count whose predicted step (the last measured one times the model's growth, 4x grid,
+ * 16x brute, per factor 4) is over 4 budgets is skipped rather than measured. `maxCount(f)` caps a
+ * family's counts (e.g. brute force), the rest reported as left out.
  */
 export async function runSweep(
-  families: Omit<BenchCase, 'count'>[],
-  counts: number[],
-  o: BenchOptions & { budgetMs: number },
-  onRow: (row: BenchRow | { label: string; count: number; skipped: string }) => void,
+  families: readonly BenchFamily[],
+  counts: readonly number[],
+  o: BenchOptions & {
+    dimensions?: 2 | 3;
+    seed?: number;
+    maxCount?: (f: BenchFamily) => number;
+  },
+  onRow: (row: AnyRow) => void,
 ): Promise<void> {
+  const sorted = [...counts].sort((a, b) => a - b);
   for (const f of families) {
-    let over = false;
-    for (const count of counts) {
-      const c = { ...f, count };
-      if (over) {
+    let stop: string | null = null;
+    let last: BenchRow | null = null;
+    const cap = o.maxCount?.(f) ?? Infinity;
+    for (const count of sorted) {
+      const c: BenchCase = { ...f, count, dimensions: o.dimensions ?? 3, seed: o.seed ?? 1 };
+      const label = caseLabel(c);
+      if (o.aborted?.()) return;
+      if (count > cap) {
         onRow({
-          label: caseLabel(c),
-          count,
-          skipped: `a smaller count took over the ${o.budgetMs} ms budget per step`,
+          ...c,
+          label,
+          reason: 'left-out',
+          skipped: `left out above N = ${cap} (O(N²): too slow here)`,
         });
         continue;
       }
+      if (stop) {
+        onRow({
+          ...c,
+          label,
+          reason: stop.startsWith('not available') ? 'unavailable' : 'budget',
+          skipped: stop,
+        });
+        continue;
+      }
+      if (last) {
+        const factors = Math.log(count / last.count) / Math.log(4);
+        const predicted = last.stepMs * expectedGrowth(f.mode) ** factors;
+        if (predicted > 4 * o.budgetMs) {
+          stop = `predicted ${Math.round(predicted)} ms per step from N = ${last.count}, over the ${o.budgetMs} ms budget`;
+          onRow({ ...c, label, reason: 'budget', skipped: stop });
+          continue;
+        }
+      }
+      o.onProgress?.(`${label}, N = ${count}: starting`);
       try {
         const row = await measureCase(c, o);
         onRow(row);
-        if (row.stepMs > o.budgetMs) over = true;
+        last = row;
+        if (row.overBudget || row.stepMs > o.budgetMs)
+          stop = `N = ${count} took ${Math.round(row.stepMs)} ms per step, over the ${o.budgetMs} ms budget`;
       } catch (e) {
-        onRow({ label: caseLabel(c), count, skipped: e instanceof Error ? e.message : String(e) });
-        over = true;
+        const msg = e instanceof Error ? e.message : String(e);
+        // A FlockError (explicit backend it cannot run, count over its cap) means "not here".
+        const unavailable = e instanceof FlockError || last === null;
+        onRow({ ...c, label, reason: unavailable ? 'unavailable' : 'error', skipped: msg });
+        stop = unavailable
+          ? `not available here: ${msg}`
+          : `stopped after an error at N = ${count}`;
       }
     }
   }

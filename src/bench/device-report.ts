@@ -1,0 +1,308 @@
+/**
+ * The benchmark's device report: what the browser says about its GPU APIs, the limits that bound
+ * N on each path, the extensions and features the backends use, which backends run here (and why
+ * not), and the rung an `auto` flock takes with its fallback reasons. Read from throwaway
+ * contexts and flocks that are freed before it returns.
+ */
+import { BACKEND_LADDER, type BackendKind } from '../backend';
+import { createFlock } from '../index';
+
+/** WebGL2 extensions the backends use (or would, where the browser has them). */
+export const WEBGL_EXTENSIONS_USED: Record<string, string> = {
+  EXT_color_buffer_float: 'float32 render targets: the webgl2 texture path needs it',
+  EXT_disjoint_timer_query_webgl2: 'per-pass GPU timers (else cpu-wait timing)',
+  WEBGL_debug_renderer_info: 'unmasked renderer string for this report',
+  WEBGL_lose_context: 'frees probe contexts; context-loss tests',
+};
+
+/** WebGPU features the backend asks for when the adapter has them. */
+export const WEBGPU_FEATURES_USED: Record<string, string> = {
+  'timestamp-query': 'per-pass GPU timers (else cpu-wait timing)',
+};
+
+export interface WebGL2Report {
+  available: boolean;
+  reason?: string;
+  vendor?: string;
+  renderer?: string;
+  /** From WEBGL_debug_renderer_info, where the browser exposes it. */
+  unmaskedVendor?: string;
+  unmaskedRenderer?: string;
+  version?: string;
+  shadingLanguage?: string;
+  limits: Record<string, number>;
+  /** Every extension the context offers. */
+  extensions: string[];
+  /** The ones the backends use: name -> present here. */
+  used: Record<string, boolean>;
+  /** The largest N the texture path can hold: one texel per boid in MAX_TEXTURE_SIZE² textures. */
+  maxBoidsByTexture?: number;
+}
+
+export interface WebGPUReport {
+  available: boolean;
+  reason?: string;
+  info?: Record<string, string | boolean>;
+  isFallbackAdapter?: boolean;
+  limits: Record<string, number>;
+  features: string[];
+  used: Record<string, boolean>;
+  /** The largest N one storage binding of vec4<f32> per boid holds (maxStorageBufferBindingSize / 16). */
+  maxBoidsByStorage?: number;
+}
+
+export interface BackendAvailability {
+  available: boolean;
+  /** createFlock's rejection message where it cannot run. */
+  reason?: string;
+  /** Renderer / adapter the backend reports. */
+  device?: string;
+  /** The backend's own largest count on this device. */
+  maxCount?: number;
+}
+
+export interface DeviceReport {
+  date: string;
+  userAgent: string;
+  hardwareConcurrency: number;
+  devicePixelRatio: number;
+  webgl2: WebGL2Report;
+  webgpu: WebGPUReport;
+  backends: Partial<Record<BackendKind, BackendAvailability>>;
+  auto: {
+    backend: string | null;
+    fallbackReasons: Partial<Record<BackendKind, string>>;
+    device?: string;
+    error?: string;
+  };
+}
+
+const GL_LIMITS = [
+  'MAX_TEXTURE_SIZE',
+  'MAX_3D_TEXTURE_SIZE',
+  'MAX_ARRAY_TEXTURE_LAYERS',
+  'MAX_RENDERBUFFER_SIZE',
+  'MAX_VIEWPORT_DIMS',
+  'MAX_DRAW_BUFFERS',
+  'MAX_COLOR_ATTACHMENTS',
+  'MAX_TEXTURE_IMAGE_UNITS',
+  'MAX_VERTEX_TEXTURE_IMAGE_UNITS',
+  'MAX_COMBINED_TEXTURE_IMAGE_UNITS',
+  'MAX_VERTEX_ATTRIBS',
+  'MAX_FRAGMENT_UNIFORM_VECTORS',
+  'MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS',
+  'MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS',
+  'MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS',
+  'MAX_ELEMENT_INDEX',
+  'MAX_SAMPLES',
+] as const;
+
+const GPU_LIMITS = [
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupsPerDimension',
+  'maxComputeWorkgroupStorageSize',
+  'maxStorageBuffersPerShaderStage',
+  'maxUniformBufferBindingSize',
+  'maxBindGroups',
+  'maxTextureDimension2D',
+] as const;
+
+function webgl2Report(): WebGL2Report {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const gl = canvas.getContext('webgl2');
+  if (!gl)
+    return { available: false, reason: 'no WebGL2 context', limits: {}, extensions: [], used: {} };
+  try {
+    const limits: Record<string, number> = {};
+    for (const name of GL_LIMITS) {
+      const v = gl.getParameter(gl[name]) as number | Int32Array | null;
+      // MAX_VIEWPORT_DIMS is a pair; keep its smaller side.
+      if (v !== null) limits[name] = typeof v === 'number' ? v : Math.min(...v);
+    }
+    const extensions = gl.getSupportedExtensions() ?? [];
+    const dbg = gl.getExtension('WEBGL_debug_renderer_info');
+    const used: Record<string, boolean> = {};
+    for (const e of Object.keys(WEBGL_EXTENSIONS_USED)) used[e] = extensions.includes(e);
+    const max = limits.MAX_TEXTURE_SIZE ?? 0;
+    return {
+      available: true,
+      vendor: String(gl.getParameter(gl.VENDOR)),
+      renderer: String(gl.getParameter(gl.RENDERER)),
+      ...(dbg
+        ? {
+            unmaskedVendor: String(gl.getParameter(dbg.UNMASKED_VENDOR_WEBGL)),
+            unmaskedRenderer: String(gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL)),
+          }
+        : {}),
+      version: String(gl.getParameter(gl.VERSION)),
+      shadingLanguage: String(gl.getParameter(gl.SHADING_LANGUAGE_VERSION)),
+      limits,
+      extensions,
+      used,
+      maxBoidsByTexture: max * max,
+    };
+  } finally {
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+  }
+}
+
+async function webgpuReport(): Promise<WebGPUReport> {
+  const none = { limits: {}, features: [], used: {} };
+  if (typeof navigator === 'undefined' || !navigator.gpu)
+    return { available: false, reason: 'navigator.gpu is missing (no WebGPU here)', ...none };
+  let adapter: GPUAdapter | null;
+  try {
+    adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch (e) {
+    return { available: false, reason: `requestAdapter() threw: ${String(e)}`, ...none };
+  }
+  if (!adapter) return { available: false, reason: 'requestAdapter() returned null', ...none };
+  const info: Record<string, string | boolean> = {};
+  const ai = adapter.info as unknown as Record<string, unknown>;
+  for (const k of ['vendor', 'architecture', 'device', 'description', 'isFallbackAdapter']) {
+    const v = ai?.[k];
+    if (typeof v === 'string' || typeof v === 'boolean') info[k] = v;
+  }
+  const legacyFallback = (adapter as unknown as { isFallbackAdapter?: boolean }).isFallbackAdapter;
+  const limits: Record<string, number> = {};
+  const al = adapter.limits as unknown as Record<string, number>;
+  for (const name of GPU_LIMITS) if (typeof al[name] === 'number') limits[name] = al[name];
+  const features = [...adapter.features].map(String).sort();
+  const used: Record<string, boolean> = {};
+  for (const f of Object.keys(WEBGPU_FEATURES_USED)) used[f] = features.includes(f);
+  const binding = limits.maxStorageBufferBindingSize ?? 0;
+  return {
+    available: true,
+    info,
+    isFallbackAdapter: Boolean(info.isFallbackAdapter ?? legacyFallback),
+    limits,
+    features,
+    used,
+    maxBoidsByStorage: Math.floor(binding / 16),
+  };
+}
+
+/**
+ * Collects the device report. Availability is checked the way the benchmark uses a backend: an
+ * explicit createFlock at a small count (on a throwaway canvas in `container`), then dispose.
+ */
+export async function collectDeviceReport(container: HTMLElement): Promise<DeviceReport> {
+  const backends: DeviceReport['backends'] = {};
+  for (const kind of BACKEND_LADDER) {
+    try {
+      const f = await createFlock(container, {
+        backend: kind,
+        autoStart: false,
+        params: { count: 256 },
+      });
+      backends[kind] = { available: true, device: f.deviceInfo, maxCount: f.maxCount };
+      f.dispose();
+    } catch (e) {
+      backends[kind] = { available: false, reason: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  let auto: DeviceReport['auto'];
+  try {
+    const f = await createFlock(container, { autoStart: false, params: { count: 1024 } });
+    auto = { backend: f.backend, fallbackReasons: f.fallbackReasons, device: f.deviceInfo };
+    f.dispose();
+  } catch (e) {
+    auto = {
+      backend: null,
+      fallbackReasons: {},
+      error: e instanceof Error ? e.message : String(e),
+    };
+  }
+  return {
+    date: new Date().toISOString(),
+    userAgent: navigator.userAgent,
+    hardwareConcurrency: navigator.hardwareConcurrency ?? 0,
+    devicePixelRatio: window.devicePixelRatio || 1,
+    webgl2: webgl2Report(),
+    webgpu: await webgpuReport(),
+    backends,
+    auto,
+  };
+}
+
+/**
+ * What a backend runs on: its own device string, else the renderer (WebGL paths) or adapter
+ * (WebGPU) this report read.
+ */
+export function deviceOf(r: DeviceReport, kind: BackendKind, own = ''): string {
+  if (own) return own;
+  if (kind === 'webgl2' || kind === 'webgl2-tf')
+    return r.webgl2.unmaskedRenderer ?? r.webgl2.renderer ?? '';
+  if (kind === 'webgpu') {
+    const i = r.webgpu.info ?? {};
+    const s = ['vendor', 'architecture', 'device', 'description']
+      .map((k) => i[k])
+      .filter((v) => typeof v === 'string' && v)
+      .join(' ');
+    return s + (r.webgpu.isFallbackAdapter ? ' (fallback adapter)' : '');
+  }
+  return r.backends[kind]?.device ?? '';
+}
+
+/** The report as label/value lines (page and CSV header). */
+export function reportLines(r: DeviceReport): [string, string][] {
+  const out: [string, string][] = [];
+  const gl = r.webgl2;
+  const gpu = r.webgpu;
+  out.push(['browser', r.userAgent]);
+  out.push(['CPU threads', String(r.hardwareConcurrency)]);
+  if (gl.available) {
+    out.push(['WebGL2 renderer', gl.unmaskedRenderer ?? `${gl.renderer} (masked)`]);
+    out.push(['WebGL2 vendor', gl.unmaskedVendor ?? gl.vendor ?? '']);
+    out.push(['WebGL2 version', `${gl.version}; ${gl.shadingLanguage}`]);
+    for (const [k, v] of Object.entries(gl.limits)) out.push([`gl.${k}`, String(v)]);
+    out.push(['WebGL2 max N (texels)', String(gl.maxBoidsByTexture)]);
+    out.push([
+      'WebGL2 extensions used',
+      Object.entries(gl.used)
+        .map(([k, v]) => `${k}: ${v ? 'yes' : 'no'}`)
+        .join('; '),
+    ]);
+    out.push(['WebGL2 extensions offered', gl.extensions.join(' ')]);
+  } else {
+    out.push(['WebGL2', `not available: ${gl.reason}`]);
+  }
+  if (gpu.available) {
+    const i = gpu.info ?? {};
+    out.push([
+      'WebGPU adapter',
+      ['vendor', 'architecture', 'device', 'description']
+        .map((k) => (i[k] ? `${k}=${String(i[k])}` : ''))
+        .filter(Boolean)
+        .join(', ') || 'no adapter info',
+    ]);
+    out.push(['WebGPU fallback adapter', String(gpu.isFallbackAdapter)]);
+    for (const [k, v] of Object.entries(gpu.limits)) out.push([`gpu.${k}`, String(v)]);
+    out.push(['WebGPU max N (storage binding / 16 B)', String(gpu.maxBoidsByStorage)]);
+    out.push([
+      'WebGPU features used',
+      Object.entries(gpu.used)
+        .map(([k, v]) => `${k}: ${v ? 'yes' : 'no'}`)
+        .join('; '),
+    ]);
+    out.push(['WebGPU features offered', gpu.features.join(' ')]);
+  } else {
+    out.push(['WebGPU', `not available: ${gpu.reason}`]);
+  }
+  for (const [k, b] of Object.entries(r.backends)) {
+    out.push([
+      `backend ${k}`,
+      b.available
+        ? `available (${b.device || 'no device info'}; max N ${b.maxCount})`
+        : `not available: ${b.reason}`,
+    ]);
+  }
+  out.push(['auto picks', r.auto.backend ?? `nothing: ${r.auto.error}`]);
+  for (const [k, why] of Object.entries(r.auto.fallbackReasons))
+    out.push([`auto skipped ${k}`, why ?? '']);
+  return out;
+}

@@ -1,0 +1,296 @@
+/**
+ * The benchmark's table, ratios and exports, from measured rows. No DOM: the page renders the
+ * table as HTML and the CLI prints its text form (both call `benchTable`), so they show the same
+ * numbers. Ratios are measured in one run on one machine (DESIGN.md section 6):
+ * - x brute: brute-force step time / this grid row's, same backend and N (how much the grid wins);
+ * - vs webgl2: this row's step time / the webgl2 row's with the same search at the same N
+ *   (below 1: faster than WebGL2);
+ * - N->4N: this row's step time / its own at N/4 (near 4 for the grid, 16 for brute force).
+ */
+import { reportLines, type DeviceReport } from './device-report';
+import {
+  ALL_FAMILIES,
+  PASS_KEYS,
+  caseLabel,
+  isMeasured,
+  type AnyRow,
+  type BenchRow,
+} from './measure';
+
+export interface Ratios {
+  xBrute: number | null;
+  vsWebgl2: number | null;
+  growth: number | null;
+}
+
+export interface BenchSettings {
+  families: string[];
+  counts: number[];
+  bruteMax: number;
+  samples: number;
+  batch: number | 'auto';
+  frames: number;
+  budgetMs: number;
+  dimensions: 2 | 3;
+  seed: number;
+}
+
+const key = (label: string, n: number) => `${label}|${n}`;
+
+/** Ratios of every measured row against the others of the same run. */
+export function ratiosFor(rows: readonly AnyRow[]): Map<AnyRow, Ratios> {
+  const by = new Map<string, BenchRow>();
+  for (const r of rows) if (isMeasured(r)) by.set(key(r.label, r.count), r);
+  const out = new Map<AnyRow, Ratios>();
+  for (const r of rows) {
+    if (!isMeasured(r)) continue;
+    const brute = by.get(key(`${r.backend} brute`, r.count));
+    const gl = by.get(key(caseLabel({ backend: 'webgl2', mode: r.mode }), r.count));
+    const prev = by.get(key(r.label, r.count / 4));
+    out.set(r, {
+      xBrute: r.mode === 'grid' && brute ? brute.stepMs / r.stepMs : null,
+      vsWebgl2: r.backend !== 'webgl2' && gl ? r.stepMs / gl.stepMs : null,
+      growth: prev ? r.stepMs / prev.stepMs : null,
+    });
+  }
+  return out;
+}
+
+/** Table order: by N, then the page's family order. */
+export function sortRows(rows: readonly AnyRow[]): AnyRow[] {
+  const order = ALL_FAMILIES.map(caseLabel);
+  const rank = (l: string) => (order.includes(l) ? order.indexOf(l) : order.length);
+  return [...rows].sort((a, b) => a.count - b.count || rank(a.label) - rank(b.label));
+}
+
+export interface Column {
+  head: string;
+  /** Formatted cell of a measured row. */
+  cell: (r: BenchRow, q: Ratios) => string;
+}
+
+const f = (x: number | null | undefined, d = 2) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d);
+/** Milliseconds with three significant digits at any scale. */
+export const ms = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x)
+    ? '-'
+    : x >= 100
+      ? x.toFixed(0)
+      : x >= 10
+        ? x.toFixed(1)
+        : x >= 1
+          ? x.toFixed(2)
+          : x.toPrecision(2);
+const ratio = (x: number | null) => (x === null ? '-' : `${f(x, x >= 10 ? 0 : 2)}x`);
+
+const PASS_HEADS: Record<string, string> = {
+  key: 'key',
+  sort: 'sort',
+  cellTable: 'cells',
+  reorder: 'reorder',
+  steer: 'steer',
+  draw: 'draw',
+};
+
+/** The columns shown; per-pass columns only when some row has that pass measured. */
+export function columnsFor(rows: readonly AnyRow[]): Column[] {
+  const measured = rows.filter(isMeasured);
+  const cols: Column[] = [
+    { head: 'box', cell: (r) => f(r.box, 1) },
+    { head: 'nbrs', cell: (r) => f(r.meanNeighbors, 1) },
+    { head: 'step ms', cell: (r) => ms(r.stepMs) + (r.overBudget ? '!' : '') },
+    { head: 'steps/s', cell: (r) => f(r.stepsPerSecond, 1) },
+    { head: 'x brute', cell: (_r, q) => ratio(q.xBrute) },
+    { head: 'vs webgl2', cell: (_r, q) => ratio(q.vsWebgl2) },
+    { head: 'N->4N', cell: (_r, q) => ratio(q.growth) },
+    { head: 'passes', cell: (r) => r.timing },
+  ];
+  if (measured.some((r) => r.gpuStepMs !== null))
+    cols.push({ head: 'gpu sum', cell: (r) => ms(r.gpuStepMs) });
+  for (const k of PASS_KEYS) {
+    if (k === 'draw') continue;
+    if (measured.some((r) => r.passes[k] !== null))
+      cols.push({ head: PASS_HEADS[k]!, cell: (r) => ms(r.passes[k]) });
+  }
+  if (measured.some((r) => r.drawMs !== null)) {
+    cols.push({ head: 'draw ms', cell: (r) => ms(r.passes.draw ?? r.drawMs) });
+    cols.push({ head: 'fps', cell: (r) => f(r.fps, 1) });
+  }
+  return cols;
+}
+
+export interface BenchTable {
+  heads: string[];
+  /** Per row: [label, N, ...cells] or [label, N, 'skipped: why']. */
+  lines: { row: AnyRow; cells: string[] }[];
+}
+
+/** The table both the page and the CLI show. */
+export function benchTable(rows: readonly AnyRow[]): BenchTable {
+  const cols = columnsFor(rows);
+  const q = ratiosFor(rows);
+  const lines = sortRows(rows).map((row) => ({
+    row,
+    cells: isMeasured(row)
+      ? [row.label, String(row.count), ...cols.map((c) => c.cell(row, q.get(row)!))]
+      : [row.label, String(row.count), `skipped: ${row.skipped}`],
+  }));
+  return { heads: ['backend / search', 'N', ...cols.map((c) => c.head)], lines };
+}
+
+/** Fixed-width text of the table (the CLI prints it). */
+export function tableText(t: BenchTable): string {
+  const w0 = Math.max(16, ...t.lines.map((l) => l.cells[0]!.length)) + 1;
+  const widths = t.heads.map((h, i) =>
+    i === 0
+      ? w0
+      : Math.max(
+          h.length,
+          ...t.lines.filter((l) => isMeasured(l.row)).map((l) => l.cells[i]?.length ?? 0),
+        ) + 2,
+  );
+  const pad = (s: string, i: number) => (i === 0 ? s.padEnd(widths[0]!) : s.padStart(widths[i]!));
+  const out = [t.heads.map(pad).join('')];
+  let lastN = -1;
+  for (const l of t.lines) {
+    if (lastN !== -1 && l.row.count !== lastN) out.push('');
+    lastN = l.row.count;
+    out.push(
+      isMeasured(l.row)
+        ? l.cells.map(pad).join('')
+        : `${pad(l.cells[0]!, 0)}${pad(l.cells[1]!, 1)}  ${l.cells[2]}`,
+    );
+  }
+  return out.join('\n');
+}
+
+/** Everything a run produced, as one JSON-able object (the page's and the CLI's export). */
+export interface BenchExport {
+  tool: 'gpu-flock bench';
+  date: string;
+  settings: BenchSettings;
+  /** Model parameters: the defaults of src/core/params.ts, with the box per N as below. */
+  scene: { seed: number; dimensions: 2 | 3; box: string; params: string };
+  device: DeviceReport | null;
+  rows: (AnyRow & { ratios?: Ratios })[];
+}
+
+export function makeExport(
+  rows: readonly AnyRow[],
+  settings: BenchSettings,
+  device: DeviceReport | null,
+): BenchExport {
+  const q = ratiosFor(rows);
+  return {
+    tool: 'gpu-flock bench',
+    date: new Date().toISOString(),
+    settings,
+    scene: {
+      seed: settings.seed,
+      dimensions: settings.dimensions,
+      box: 'cube of side 64 * (N / 16384)^(1/d) centred on 0 (constant density)',
+      params: 'every other parameter at its default (src/core/params.ts)',
+    },
+    device,
+    rows: sortRows(rows).map((r) => (isMeasured(r) ? { ...r, ratios: q.get(r)! } : { ...r })),
+  };
+}
+
+const CSV_COLUMNS = [
+  'label',
+  'backend',
+  'mode',
+  'sort',
+  'count',
+  'dimensions',
+  'seed',
+  'box',
+  'meanNeighbors',
+  'stepMs',
+  'minMs',
+  'maxMs',
+  'stepsPerSecond',
+  'batch',
+  'nSamples',
+  'timing',
+  'gpuStepMs',
+  ...PASS_KEYS.map((k) => `pass_${k}`),
+  'drawMs',
+  'frameMs',
+  'fps',
+  'canvasWidth',
+  'canvasHeight',
+  'setupMs',
+  'overBudget',
+  'xBrute',
+  'vsWebgl2',
+  'growth',
+  'device',
+  'skipped',
+  'samples',
+] as const;
+
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? String(v) : String(v);
+  return /[",\n#]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * CSV of every number: `#` comment lines first (settings, scene and device report; read with
+ * e.g. pandas.read_csv(f, comment='#')), then one line per case, empty cells where not measured.
+ */
+export function toCSV(e: BenchExport): string {
+  const meta: string[] = [`# ${e.tool}, ${e.date}`];
+  for (const [k, v] of Object.entries(e.settings))
+    meta.push(`# setting ${k}: ${Array.isArray(v) ? v.join(' ') : String(v)}`);
+  meta.push(
+    `# scene: seed ${e.scene.seed}, ${e.scene.dimensions}D, ${e.scene.box}; ${e.scene.params}`,
+  );
+  if (e.device)
+    for (const [k, v] of reportLines(e.device)) meta.push(`# ${k}: ${v.replace(/\n/g, ' ')}`);
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const r of e.rows) {
+    const m = isMeasured(r) ? r : null;
+    const rec: Record<string, unknown> = {
+      label: r.label,
+      backend: r.backend,
+      mode: r.mode,
+      sort: r.sort ?? '',
+      count: r.count,
+      dimensions: r.dimensions,
+      seed: r.seed,
+      skipped: m ? '' : (r as { skipped: string }).skipped,
+    };
+    if (m) {
+      Object.assign(rec, {
+        box: m.box,
+        meanNeighbors: m.meanNeighbors,
+        stepMs: m.stepMs,
+        minMs: m.minMs,
+        maxMs: m.maxMs,
+        stepsPerSecond: m.stepsPerSecond,
+        batch: m.batch,
+        nSamples: m.samples.length,
+        timing: m.timing,
+        gpuStepMs: m.gpuStepMs,
+        drawMs: m.drawMs,
+        frameMs: m.frameMs,
+        fps: m.fps,
+        canvasWidth: m.canvas[0],
+        canvasHeight: m.canvas[1],
+        setupMs: m.setupMs,
+        overBudget: m.overBudget,
+        xBrute: r.ratios?.xBrute,
+        vsWebgl2: r.ratios?.vsWebgl2,
+        growth: r.ratios?.growth,
+        device: m.device,
+        samples: m.samples.join(' '),
+      });
+      for (const k of PASS_KEYS) rec[`pass_${k}`] = m.passes[k];
+    }
+    lines.push(CSV_COLUMNS.map((c) => csvCell(rec[c])).join(','));
+  }
+  return [...meta, ...lines].join('\n') + '\n';
+}
