@@ -137,7 +137,7 @@ export class ParamGui {
       this.opts.onError(null);
       this.opts.onChange?.(name);
     } catch (e) {
-      this.opts.onError(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+      this.opts.onError(`rejected: ${e instanceof Error ? e.message : String(e)}`);
     }
     // Show what the flock holds now: the new value, or the old one after a rejection; a
     // dimensions or bounds change may have touched nothing else, but re-reading all is cheap.
