@@ -20,12 +20,8 @@ import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
-import {
-  createComputePrograms,
-  shaderFiles,
-  type ComputeProgram,
-  type ComputeSpec,
-} from './shaders';
+import { programSpecs, type ProgramName } from './programs';
+import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
 import { PassTimer, type PassAverages, type PassName } from './timing';
 import { SIM_UNIFORMS, SORT_STAGE_UNIFORMS } from './uniforms';
 
@@ -107,6 +103,11 @@ export interface FlockSimulation {
   setParams(params: FlockParams): void;
   /** Uploads a state in boid-id order; a different count updates params.count. */
   setState(state: FlockState): void;
+  /**
+   * Uploads records already in the internal layout (packRecords: 8 floats per boid, vel.w = id);
+   * a different count updates params.count. For callers that must keep CPU work away from GPU calls.
+   */
+  setRecords(count: number, records: Float32Array): void;
   /** |N_i| per boid id for the current state, counted the way the step counts. */
   debugNeighborCounts(): Promise<Uint32Array>;
   /** (cellKey, boid id) of the current state after the grid sort, in sorted order. */
@@ -137,140 +138,6 @@ export function maxCountFor(limits: GPUSupportedLimits, cap = Infinity): number 
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 const floorPow2 = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(1, n)));
 const align = (x: number, a: number): number => Math.ceil(x / a) * a;
-
-type ProgramName =
-  | 'clearCounts'
-  | 'countCells'
-  | 'scanBlocks'
-  | 'addBlockSums'
-  | 'scatter'
-  | 'sortedKeys'
-  | 'makeKeys'
-  | 'localSort'
-  | 'localDisperseAll'
-  | 'globalFlip'
-  | 'globalDisperse'
-  | 'cellTable'
-  | 'reorder'
-  | 'steerGrid'
-  | 'countGrid'
-  | 'steerBrute'
-  | 'countBrute';
-
-function programSpecs(wg: {
-  boid: number;
-  scan: number;
-  sort: number;
-}): Record<ProgramName, ComputeSpec> {
-  const U = 'uniform' as const;
-  const R = 'read-only-storage' as const;
-  const W = 'storage' as const;
-  const b = wg.boid;
-  return {
-    clearCounts: {
-      file: 'grid-count.wgsl',
-      entry: 'clearCounts',
-      groups: [{ 0: U, 2: W }],
-      workgroupSize: b,
-    },
-    countCells: {
-      file: 'grid-count.wgsl',
-      entry: 'countCells',
-      groups: [{ 0: U, 1: R, 2: W, 3: W }],
-      workgroupSize: b,
-    },
-    scanBlocks: {
-      file: 'scan.wgsl',
-      entry: 'scanBlocks',
-      groups: [{ 0: W, 1: W }],
-      workgroupSize: wg.scan,
-    },
-    addBlockSums: {
-      file: 'scan.wgsl',
-      entry: 'addBlockSums',
-      groups: [{ 0: W, 1: W }],
-      workgroupSize: wg.scan,
-    },
-    scatter: {
-      file: 'scatter.wgsl',
-      entry: 'scatter',
-      groups: [{ 0: U, 1: R, 2: R, 3: R, 4: W }],
-      workgroupSize: b,
-    },
-    sortedKeys: {
-      file: 'scatter.wgsl',
-      entry: 'sortedKeys',
-      groups: [{ 0: U, 4: W, 5: W }],
-      workgroupSize: b,
-    },
-    makeKeys: {
-      file: 'bitonic-sort.wgsl',
-      entry: 'makeKeys',
-      groups: [{ 0: U, 1: W, 2: R }],
-      workgroupSize: wg.sort,
-    },
-    localSort: {
-      file: 'bitonic-sort.wgsl',
-      entry: 'localSort',
-      groups: [{ 0: U, 1: W }],
-      workgroupSize: wg.sort,
-    },
-    localDisperseAll: {
-      file: 'bitonic-sort.wgsl',
-      entry: 'localDisperseAll',
-      groups: [{ 0: U, 1: W }],
-      workgroupSize: wg.sort,
-    },
-    globalFlip: {
-      file: 'bitonic-sort.wgsl',
-      entry: 'globalFlip',
-      groups: [{ 0: U, 1: W }, { 0: 'uniform-dynamic' }],
-      workgroupSize: wg.sort,
-    },
-    globalDisperse: {
-      file: 'bitonic-sort.wgsl',
-      entry: 'globalDisperse',
-      groups: [{ 0: U, 1: W }, { 0: 'uniform-dynamic' }],
-      workgroupSize: wg.sort,
-    },
-    cellTable: {
-      file: 'cell-table.wgsl',
-      entry: 'cellTable',
-      groups: [{ 0: U, 1: R, 2: W }],
-      workgroupSize: b,
-    },
-    reorder: {
-      file: 'reorder.wgsl',
-      entry: 'reorder',
-      groups: [{ 0: U, 1: R, 2: R, 3: W }],
-      workgroupSize: b,
-    },
-    steerGrid: {
-      file: 'steer.wgsl',
-      entry: 'steerGrid',
-      groups: [{ 0: U, 1: R, 2: R, 3: W }],
-      workgroupSize: b,
-    },
-    countGrid: {
-      file: 'steer.wgsl',
-      entry: 'countGrid',
-      groups: [{ 0: U, 1: R, 2: R, 4: W }],
-      workgroupSize: b,
-    },
-    steerBrute: {
-      file: 'steer.wgsl',
-      entry: 'steerBrute',
-      groups: [{ 0: U, 1: R, 3: W }],
-      workgroupSize: b,
-    },
-    countBrute: {
-      file: 'steer.wgsl',
-      entry: 'countBrute',
-      groups: [{ 0: U, 1: R, 4: W }],
-      workgroupSize: b,
-    },
-  };
-}
 
 /** One bind group: buffers by binding number, optionally with a byte range. */
 type Bindings = Record<number, GPUBuffer | { buffer: GPUBuffer; offset?: number; size: number }>;
@@ -783,12 +650,20 @@ class Simulation implements FlockSimulation {
     this._grid = gridFor(p);
     this.ensureLayout();
     this.writeUniforms();
-    if (countChanged) this.upload(initialState(p));
+    if (countChanged) this.setRecords(p.count, packRecords(initialState(p)));
   }
 
   setState(state: FlockState): void {
     this.assertLive();
     const n = state.count;
+    if (state.positions.length !== 4 * n || state.velocities.length !== 4 * n) {
+      throw new FlockError('state', state, `positions and velocities of length 4*count = ${4 * n}`);
+    }
+    this.setRecords(n, packRecords(state));
+  }
+
+  setRecords(n: number, records: Float32Array): void {
+    this.assertLive();
     if (!Number.isInteger(n) || n < 1 || n > this.maxCount) {
       throw new FlockError(
         'state.count',
@@ -796,8 +671,8 @@ class Simulation implements FlockSimulation {
         `an integer from 1 to ${this.maxCount} on this device`,
       );
     }
-    if (state.positions.length !== 4 * n || state.velocities.length !== 4 * n) {
-      throw new FlockError('state', state, `positions and velocities of length 4*count = ${4 * n}`);
+    if (records.length < 8 * n) {
+      throw new FlockError('records', records, `a Float32Array(8*count) = Float32Array(${8 * n})`);
     }
     if (n !== this._count) {
       this._params = validateParams({ count: n }, this._params);
@@ -805,7 +680,7 @@ class Simulation implements FlockSimulation {
       this.ensureLayout();
       this.writeUniforms();
     }
-    this.upload(state);
+    this.device.queue.writeBuffer(this.state!, 0, records as Float32Array<ArrayBuffer>, 0, 8 * n);
   }
 
   private writeUniforms(): void {
@@ -814,25 +689,6 @@ class Simulation implements FlockSimulation {
       0,
       SIM_UNIFORMS.pack({ params: this._params, grid: this._grid, sortSize: this._sortSize }),
     );
-  }
-
-  private upload(state: FlockState): void {
-    const n = state.count;
-    const data = new Float32Array(8 * n);
-    const P = state.positions;
-    const V = state.velocities;
-    for (let i = 0; i < n; i++) {
-      const o = 8 * i;
-      data[o] = P[4 * i]!;
-      data[o + 1] = P[4 * i + 1]!;
-      data[o + 2] = P[4 * i + 2]!;
-      data[o + 3] = P[4 * i + 3]!;
-      data[o + 4] = V[4 * i]!;
-      data[o + 5] = V[4 * i + 1]!;
-      data[o + 6] = V[4 * i + 2]!;
-      data[o + 7] = i; // the boid id
-    }
-    this.device.queue.writeBuffer(this.state!, 0, data);
   }
 
   // ---- readback ----
@@ -968,6 +824,26 @@ class Simulation implements FlockSimulation {
     this.groups.clear();
     this.state = this.sorted = this.cellStart = this.partials = this.keyRank = this.pairs = null;
   }
+}
+
+/** A state in boid-id order -> boid records (8 floats each: pos xyzw, vel xyz + id as f32). */
+export function packRecords(state: FlockState): Float32Array {
+  const n = state.count;
+  const data = new Float32Array(8 * n);
+  const P = state.positions;
+  const V = state.velocities;
+  for (let i = 0; i < n; i++) {
+    const o = 8 * i;
+    data[o] = P[4 * i]!;
+    data[o + 1] = P[4 * i + 1]!;
+    data[o + 2] = P[4 * i + 2]!;
+    data[o + 3] = P[4 * i + 3]!;
+    data[o + 4] = V[4 * i]!;
+    data[o + 5] = V[4 * i + 1]!;
+    data[o + 6] = V[4 * i + 2]!;
+    data[o + 7] = i;
+  }
+  return data;
 }
 
 /**
