@@ -302,6 +302,11 @@ export class Flock extends EventTarget {
       try {
         this._params = { ...this._params, count: s.count };
         this._backend = await this._create(kind, s);
+        // Keep only the reasons of rungs above the one taken (and the cpu count cap).
+        const at = BACKEND_LADDER.indexOf(kind);
+        for (const k of BACKEND_LADDER) {
+          if (BACKEND_LADDER.indexOf(k) > at) delete this._fallbackReasons[k];
+        }
         if (from !== null) {
           this.dispatchEvent(
             new CustomEvent('fallback', {
