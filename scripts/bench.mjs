@@ -9,7 +9,7 @@
 // Options (node's util.parseArgs):
 //   --backends webgl2,webgpu   (also webgl2-tf, cpu)   --modes grid,brute   --sorts counting,bitonic
 //   --counts 4096,16384,65536,262144   --brute-max 16384
-//   --samples 5 --batch auto (steps per timed batch) --budget 2500 (ms per step)
+//   --samples 5 --batch auto (steps per timed batch) --budget 4000 (ms per step)
 //   --frames 0 (frames drawn per case to time drawing and fps; 0: none)
 //   --dims 3 --seed 1 --out bench-results/bench.json
 //   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
@@ -30,7 +30,7 @@ const { values: a } = parseArgs({
     'brute-max': { type: 'string', default: '16384' },
     samples: { type: 'string', default: '5' },
     batch: { type: 'string', default: 'auto' },
-    budget: { type: 'string', default: '2500' },
+    budget: { type: 'string', default: '4000' },
     frames: { type: 'string', default: '0' },
     dims: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
@@ -43,7 +43,7 @@ if (a.help) {
   console.log(
     'npm run bench -- [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute] [--sorts counting,bitonic]\n' +
       '  [--counts 4096,16384,65536,262144] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
-      '  [--budget 2500] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]',
+      '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]',
   );
   process.exit(0);
 }

@@ -74,8 +74,8 @@ const PASS_LABELS: Record<string, string> = {
   cellTable: 'cell table',
   reorder: 'reorder',
   steer: 'steer',
-  draw: 'draw (per frame)',
-  other: 'step, not split by timers',
+  draw: 'draw',
+  other: 'not split',
 };
 
 const TEXT = '#d8dee9';
@@ -140,7 +140,7 @@ export class BenchCharts {
         maintainAspectRatio: false,
         plugins: {
           title: { display: true, text: 'Per-pass time' },
-          legend: { position: 'right' },
+          legend: { position: 'bottom', labels: { boxWidth: 12 } },
           tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${ms(c.parsed.y)} ms` } },
         },
         scales: {
@@ -276,8 +276,8 @@ export class DivergenceChart {
   }
 
   update(history: readonly { steps: number; meanPos: number; maxPos: number }[]): void {
-    // A log axis cannot show 0 (identical states): plot those at 1e-9.
-    const floor = (y: number) => Math.max(y, 1e-9);
+    // A log axis cannot show 0 (identical states): plot those at 1e-12.
+    const floor = (y: number) => Math.max(y, 1e-12);
     const line = (label: string, color: string, pick: (h: (typeof history)[number]) => number) => ({
       label,
       data: history.map((h) => ({ x: h.steps, y: floor(pick(h)) })),
