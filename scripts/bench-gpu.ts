@@ -12,7 +12,10 @@
  *
  *   npm run bench:gpu -- [--modes counting,bitonic,brute] [--min-n 16384] [--max-n 4194304]
  *     [--budget-s 60] [--max-step-ms 400] [--measure-ms 1500] [--copy-mib 256] [--wg 128]
- *     [--wg-sweep 64,128,256] [--backend default|opengl] [--dawn PATH] [--out DIR]
+ *     [--steer-loop rows|flat] [--variants rows:64,flat:128,...] [--backend default|opengl]
+ *     [--dawn PATH] [--out DIR]
+ * --variants re-measures the counting grid at 1M and 4M boids (those in the sweep) for each
+ * neighbour loop : workgroup size pair.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +30,7 @@ import {
   packRecords,
   type FlockSimulation,
 } from '../src/webgpu/simulation';
+import type { SteerLoop } from '../src/webgpu/programs';
 import type { PassName } from '../src/webgpu/timing';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
@@ -41,7 +45,8 @@ interface Args {
   measureMs: number;
   copyMiB: number;
   wg: number;
-  wgSweep: number[];
+  steerLoop: SteerLoop;
+  variants: { steerLoop: SteerLoop; wg: number }[];
   backend: 'default' | 'opengl' | undefined;
   dawn: string | undefined;
   out: string;
@@ -63,7 +68,14 @@ function parseArgs(argv: string[]): Args {
     measureMs: num('measure-ms', 1500),
     copyMiB: num('copy-mib', 256),
     wg: num('wg', 128),
-    wgSweep: (get('wg-sweep') ?? '').split(',').filter(Boolean).map(Number),
+    steerLoop: get('steer-loop') === 'flat' ? 'flat' : 'rows',
+    variants: (get('variants') ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((v) => {
+        const [loop, wg] = v.split(':');
+        return { steerLoop: loop === 'flat' ? 'flat' : 'rows', wg: Number(wg ?? 128) };
+      }),
     backend: backend === 'default' || backend === 'opengl' ? backend : undefined,
     dawn: get('dawn') ?? process.env.DAWN_NODE,
     out: get('out') ?? 'bench-results',
@@ -96,7 +108,7 @@ export function passBytes(
   if (mode === 'brute') return { steer: 2 * rec };
   if (mode === 'counting') {
     return {
-      key: table + rec + 8 * n + 2 * table, // clear, read records, write (key, rank), count atomics
+      key: table + rec / 2 + 8 * n + 2 * table, // clear, read positions, write (key, rank), atomics
       sort: 4 * table, // scan read+write, add-back read+write (level 0; upper levels are tiny)
       reorder: rec + 8 * n + 4 * n + rec, // read records + (key, rank) + cell start, write records
       steer: rec + table + rec, // own record + cell table rows (neighbours come from cache)
@@ -111,7 +123,7 @@ export function passBytes(
     localPasses += 1;
   }
   return {
-    key: rec + pairs,
+    key: rec / 2 + pairs,
     sort: (globalPasses + localPasses) * 2 * pairs,
     cellTable: table,
     reorder: 8 * n + rec + rec,
@@ -185,6 +197,7 @@ interface Row {
   meanNeighbors: number | null;
   cells: number;
   workgroupSize: number;
+  steerLoop: SteerLoop;
   steps: number;
   stepMsMedian: number;
   stepMsMin: number;
@@ -234,6 +247,7 @@ function table(rows: Row[], copyGBps: number): string {
     'N',
     'box',
     'nbrs',
+    'loop',
     'wg',
     'step ms',
     'gpu ms',
@@ -249,6 +263,7 @@ function table(rows: Row[], copyGBps: number): string {
       String(r.n),
       r.box.toFixed(1),
       r.meanNeighbors === null ? '-' : r.meanNeighbors.toFixed(2),
+      r.steerLoop,
       String(r.workgroupSize),
       fmt(r.stepMsMedian),
       fmt(r.gpuStepMs),
@@ -308,7 +323,7 @@ async function main(): Promise<void> {
     sim: FlockSimulation,
     mode: Mode,
     n: number,
-    wg: number,
+    loop: SteerLoop,
   ): Promise<Row> => {
     const params = sceneParams(n, mode);
     sim.setRecords(n, records.get(n)!);
@@ -339,7 +354,8 @@ async function main(): Promise<void> {
       box: params.boundsMax[0] - params.boundsMin[0],
       meanNeighbors: meanNbrs.get(n) ?? null,
       cells: sim.grid.cellCount,
-      workgroupSize: wg,
+      workgroupSize: sim.workgroupSizes.boid,
+      steerLoop: loop,
       steps: m.steps,
       stepMsMedian: m.median,
       stepMsMin: m.min,
@@ -359,6 +375,7 @@ async function main(): Promise<void> {
       params: { ...first, count: 1 },
       initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
       workgroupSize: args.wg,
+      steerLoop: args.steerLoop,
       label: `bench.${mode}`,
     });
     const modeStart = performance.now();
@@ -377,7 +394,7 @@ async function main(): Promise<void> {
         );
         break;
       }
-      const row = await runConfig(sim, mode, n, args.wg);
+      const row = await runConfig(sim, mode, n, args.steerLoop);
       rows.push(row);
       last = row;
       console.log(
@@ -387,20 +404,23 @@ async function main(): Promise<void> {
     }
     sim.dispose();
   }
-  // Workgroup-size sweep of the counting grid at one size (1M, or the largest measured).
-  if (args.wgSweep.length) {
-    const n = sizes.includes(1048576) ? 1048576 : sizes[sizes.length - 1]!;
-    for (const wg of args.wgSweep) {
+  // Variants of the counting grid (neighbour loop, workgroup size) at 1M and 4M boids.
+  for (const n of [1048576, 4194304].filter((x) => sizes.includes(x))) {
+    for (const v of args.variants) {
       const sim = await createFlockSimulation({
         device,
         params: { ...sceneParams(n, 'counting'), count: 1 },
         initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
-        workgroupSize: wg,
-        label: `bench.wg${wg}`,
+        workgroupSize: v.wg,
+        steerLoop: v.steerLoop,
+        label: `bench.${v.steerLoop}${v.wg}`,
       });
-      const row = await runConfig(sim, 'counting', n, sim.workgroupSizes.boid);
-      row.note = 'workgroup sweep';
+      const row = await runConfig(sim, 'counting', n, v.steerLoop);
+      row.note = 'variant';
       rows.push(row);
+      console.log(
+        `[bench-gpu] variant ${v.steerLoop}:${row.workgroupSize} N=${n}: ${row.stepMsMedian.toFixed(3)} ms/step, steer ${fmt(row.passMs.steer)} ms`,
+      );
       sim.dispose();
     }
   }

@@ -12,7 +12,7 @@ const MAX_BLOCK: u32 = 512u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
 @group(0) @binding(1) var<storage, read_write> pairs: array<vec2u>;
-@group(0) @binding(2) var<storage, read> state: array<Boid>;
+@group(0) @binding(2) var<storage, read> state: array<vec4f>;
 @group(1) @binding(0) var<uniform> S: SortStage;
 
 var<workgroup> block: array<vec2u, MAX_BLOCK>;
@@ -30,7 +30,7 @@ fn makeKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
     return;
   }
   if (i < P.count) {
-    pairs[i] = vec2u(cellKey(state[i].pos.xyz), i);
+    pairs[i] = vec2u(cellKey(state[i].xyz), i);
   } else {
     pairs[i] = vec2u(NO_KEY, NO_KEY);
   }

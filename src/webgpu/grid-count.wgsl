@@ -6,7 +6,7 @@
 override WG: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
-@group(0) @binding(1) var<storage, read> state: array<Boid>;
+@group(0) @binding(1) var<storage, read> state: array<vec4f>;
 @group(0) @binding(2) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> keyRank: array<vec2u>;
 
@@ -28,7 +28,7 @@ fn countCells(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (i >= P.count) {
     return;
   }
-  let key = cellKey(state[i].pos.xyz);
+  let key = cellKey(state[i].xyz);
   let rank = atomicAdd(&counts[key], 1u);
   keyRank[i] = vec2u(key, rank);
 }

@@ -28,6 +28,9 @@ const TABLE = {
 
 export type ProgramName = keyof typeof TABLE;
 
+/** The grid neighbour loop (steer.wgsl STEER_LOOP): nested per row, or one flattened loop. */
+export type SteerLoop = 'rows' | 'flat';
+
 const KINDS: Record<string, BindingKind> = {
   u: 'uniform',
   d: 'uniform-dynamic',
@@ -36,11 +39,10 @@ const KINDS: Record<string, BindingKind> = {
 };
 
 /** The specs for the workgroup sizes in use (per-boid passes, scan, bitonic sort). */
-export function programSpecs(wg: {
-  boid: number;
-  scan: number;
-  sort: number;
-}): Record<ProgramName, ComputeSpec> {
+export function programSpecs(
+  wg: { boid: number; scan: number; sort: number },
+  steerLoop: SteerLoop = 'rows',
+): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
     ProgramName,
@@ -50,6 +52,9 @@ export function programSpecs(wg: {
       file,
       entry: name,
       workgroupSize: wg[size],
+      ...(name === 'steerGrid' || name === 'countGrid'
+        ? { constants: { STEER_LOOP: steerLoop === 'flat' ? 1 : 0 } }
+        : {}),
       groups: groups.map((g) => {
         const bindings: Record<number, BindingKind> = {};
         [...g].forEach((c, i) => {

@@ -1,12 +1,12 @@
 // Boid drawing, as the WebGL2 renderer (glsl/boid.vert.glsl): the mesh of src/core/render-math.ts
 // (BOID_MESH, 12 vertices, per-vertex shade) oriented along the velocity, scaled by boidSize and
 // coloured by speed with SPEED_RAMP. Two vertex entry points:
-//   vsInstanced  the boid record per instance, read in the vertex stage as instance attributes of
-//                the state buffer itself (no storage buffer in the vertex stage, no copy);
-//   vsVertexId   one plain draw of count * 12 vertices, boid = vertex_index / 12, the record read
-//                from a storage buffer (only where the device allows storage in the vertex stage;
-//                much faster where instancing is emulated, e.g. SwiftShader).
-#include "boid.wgsl"
+//   vsInstanced  position and velocity per instance, read in the vertex stage as instance
+//                attributes from the state buffer's two blocks (no storage buffer in the vertex
+//                stage, no copy);
+//   vsVertexId   one plain draw of count * 12 vertices, boid = vertex_index / 12, read from the
+//                state as a storage buffer (only where the device allows storage in the vertex
+//                stage; much faster where instancing is emulated, e.g. SwiftShader).
 #include "render-params.gen.wgsl"
 #include "speed-ramp.gen.wgsl"
 #include "boid-mesh.gen.wgsl"
@@ -65,13 +65,15 @@ fn vsInstanced(in: InstancedIn) -> VertexOut {
   return boidVertex(in.boidPos.xyz, in.boidVel.xyz, mesh[in.corner]);
 }
 
-@group(0) @binding(1) var<storage, read> boids: array<Boid>;
+// The whole state buffer: positions, then velocities (boid.wgsl), so count = length / 2.
+@group(0) @binding(1) var<storage, read> boids: array<vec4f>;
 
 @vertex
 fn vsVertexId(@builtin(vertex_index) vi: u32) -> VertexOut {
-  let b = boids[vi / BOID_MESH_VERTICES];
+  let b = vi / BOID_MESH_VERTICES;
+  let count = arrayLength(&boids) / 2u;
   var mesh = BOID_MESH;
-  return boidVertex(b.pos.xyz, b.vel.xyz, mesh[vi % BOID_MESH_VERTICES]);
+  return boidVertex(boids[b].xyz, boids[count + b].xyz, mesh[vi % BOID_MESH_VERTICES]);
 }
 
 @fragment

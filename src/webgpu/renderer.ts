@@ -1,7 +1,8 @@
 /**
  * The WebGPU boid renderer: the same picture as src/webgl2/renderer.ts (mesh, orientation, speed
  * colours, dark background) into a configured canvas context, with a depth buffer. Reads the
- * simulation's state buffer directly: as instance vertex data ('instanced', works in
+ * simulation's state buffer directly: its position and velocity blocks as instance vertex data
+ * ('instanced', works in
  * compatibility mode) or, where the vertex stage may read storage buffers, as a storage buffer
  * indexed by vertex_index / 12 ('vertex-id'). Owns its pipelines' buffers and depth texture.
  */
@@ -82,16 +83,12 @@ export async function createBoidRenderer(
     vertex: {
       module,
       entryPoint: 'vsInstanced',
-      buffers: [
-        {
-          arrayStride: BOID_BYTES,
-          stepMode: 'instance',
-          attributes: [
-            { shaderLocation: 0, offset: 0, format: 'float32x4' },
-            { shaderLocation: 1, offset: 16, format: 'float32x4' },
-          ],
-        },
-      ],
+      // The state buffer's position block and velocity block, bound at two offsets.
+      buffers: [0, 1].map((shaderLocation) => ({
+        arrayStride: 16,
+        stepMode: 'instance' as const,
+        attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
+      })),
     },
     ...common,
   });
@@ -191,7 +188,8 @@ export async function createBoidRenderer(
         });
         pass.setPipeline(instanced);
         pass.setBindGroup(0, instancedGroup);
-        pass.setVertexBuffer(0, state, 0, sim.count * BOID_BYTES);
+        pass.setVertexBuffer(0, state, 0, sim.count * 16);
+        pass.setVertexBuffer(1, state, sim.count * 16, sim.count * 16);
         pass.draw(BOID_MESH_VERTICES, sim.count);
       }
       pass.end();

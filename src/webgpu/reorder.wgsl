@@ -6,8 +6,8 @@ override WG: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
 @group(0) @binding(1) var<storage, read> pairs: array<vec2u>;
-@group(0) @binding(2) var<storage, read> state: array<Boid>;
-@group(0) @binding(3) var<storage, read_write> sorted: array<Boid>;
+@group(0) @binding(2) var<storage, read> state: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> sorted: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn reorder(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -16,5 +16,7 @@ fn reorder(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   if (s >= P.count) {
     return;
   }
-  sorted[s] = state[pairs[s].y];
+  let src = pairs[s].y;
+  sorted[s] = state[src];
+  sorted[P.count + s] = state[P.count + src];
 }

@@ -1,14 +1,14 @@
-// Counting sort, part 3: move each boid record to its sorted slot, scan[key] + rank. The input is
+// Counting sort, part 3: move each boid (position and velocity) to its sorted slot, scan[key] + rank. The input is
 // usually the previous step's sorted output, so reads and writes stay nearly coalesced.
 #include "common.wgsl"
 
 override WG: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
-@group(0) @binding(1) var<storage, read> state: array<Boid>;
+@group(0) @binding(1) var<storage, read> state: array<vec4f>;
 @group(0) @binding(2) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(3) var<storage, read> keyRank: array<vec2u>;
-@group(0) @binding(4) var<storage, read_write> sorted: array<Boid>;
+@group(0) @binding(4) var<storage, read_write> sorted: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn scatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -18,7 +18,9 @@ fn scatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     return;
   }
   let kr = keyRank[i];
-  sorted[cellStart[kr.x] + kr.y] = state[i];
+  let dst = cellStart[kr.x] + kr.y;
+  sorted[dst] = state[i];
+  sorted[P.count + dst] = state[P.count + i];
 }
 
 // Test hook: the cell key of every reordered boid (must come out sorted).
@@ -31,5 +33,5 @@ fn sortedKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (i >= P.count) {
     return;
   }
-  keysOut[i] = cellKey(sorted[i].pos.xyz);
+  keysOut[i] = cellKey(sorted[i].xyz);
 }

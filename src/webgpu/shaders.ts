@@ -87,6 +87,8 @@ export interface ComputeSpec {
   groups: readonly Readonly<Record<number, BindingKind>>[];
   /** Value of the `WG` override (workgroup size). */
   workgroupSize: number;
+  /** Other override constants of the module. */
+  constants?: Readonly<Record<string, number>>;
 }
 
 export interface ComputeProgram {
@@ -137,7 +139,7 @@ export async function createComputePrograms<K extends string>(
         compute: {
           module: modules.get(spec.file)!,
           entryPoint: spec.entry,
-          constants: { WG: spec.workgroupSize },
+          constants: { WG: spec.workgroupSize, ...spec.constants },
         },
       });
       return [name, { pipeline, layouts, spec }] as const;

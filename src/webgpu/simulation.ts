@@ -2,13 +2,14 @@
  * The headless WebGPU flock: DESIGN section 1 in compute passes, with no DOM or canvas, so it
  * runs in a browser and in Node under Dawn alike. Owns every GPU buffer it makes (`dispose()`).
  *
- * Memory: boid records `Boid { pos: vec4f, vel: vec4f }` (32 bytes; vel.w holds the boid id as
- * f32) in two storage buffers: `state` (the current state, in the order the last step left it,
- * which is sorted by cell) and `sorted` (scratch: the reordered input of the steer pass).
+ * Memory (boid.wgsl): each state buffer holds 2 * count vec4f, positions [0, count) then
+ * velocities [count, 2 * count), with the boid id as f32 in vel.w. Two such buffers: `state` (the
+ * current state, in the order the last step left it, which is sorted by cell) and `sorted`
+ * (scratch: the reordered input of the steer pass).
  * One step (grid search, counting sort):
  *   key      clear per-cell counts; count per cell with atomics, keep (cellKey, rank) per boid
  *   sort     exclusive prefix scan of the counts (multi-level) = cell table
- *   reorder  scatter the records to scan[key] + rank
+ *   reorder  scatter positions and velocities to scan[key] + rank
  *   steer    steer + integrate from `sorted` into `state`, over the 3^d cells
  * Bitonic sort: key (pairs padded to a power of two) -> sort (bitonic network) -> cellTable
  * (binary search) -> reorder (gather) -> steer. Brute force: copy state -> sorted, then steer
@@ -20,12 +21,12 @@ import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
-import { programSpecs, type ProgramName } from './programs';
+import { programSpecs, type ProgramName, type SteerLoop } from './programs';
 import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
 import { PassTimer, type PassAverages, type PassName } from './timing';
 import { SIM_UNIFORMS, SORT_STAGE_UNIFORMS } from './uniforms';
 
-/** Bytes of one boid record. */
+/** Bytes of one boid's state (position + velocity vec4f, in two blocks). */
 export const BOID_BYTES = 32;
 /** Elements per scan block per lane (ITEMS in scan.wgsl). */
 const SCAN_ITEMS = 4;
@@ -42,6 +43,8 @@ export interface FlockSimulationOptions {
   initialState?: FlockState;
   /** Workgroup size of the per-boid passes (default 128, at most 256 and the device limit). */
   workgroupSize?: number;
+  /** The grid neighbour loop: 'rows' (nested loops per row of cells) or 'flat' (one loop). */
+  steerLoop?: SteerLoop;
   /** Time passes with timestamp queries when the device has 'timestamp-query' (default true). */
   timestamps?: boolean;
   /** Replace or add WGSL files by name (tests: a broken shader must report its file and line). */
@@ -67,11 +70,11 @@ export interface SimulationTimings {
 
 /** The buffers a renderer (or a benchmark) may read. Valid until the next setParams/setState/dispose. */
 export interface SimulationBuffers {
-  /** Current state, `count` Boid records (STORAGE | VERTEX | COPY_SRC | COPY_DST). */
+  /** Current state: 2*count vec4f, positions then velocities (STORAGE | VERTEX | COPY_SRC | COPY_DST). */
   state: GPUBuffer;
-  /** Scratch: the reordered records the steer pass reads. */
+  /** Scratch, same layout: the reordered state the steer pass reads. */
   sorted: GPUBuffer;
-  /** cellCount + 1 u32: cell c holds sorted records [cellStart[c], cellStart[c+1]). */
+  /** cellCount + 1 u32: cell c holds sorted boids [cellStart[c], cellStart[c+1]). */
   cellStart: GPUBuffer;
   /** SimParams uniform. */
   uniforms: GPUBuffer;
@@ -104,7 +107,7 @@ export interface FlockSimulation {
   /** Uploads a state in boid-id order; a different count updates params.count. */
   setState(state: FlockState): void;
   /**
-   * Uploads records already in the internal layout (packRecords: 8 floats per boid, vel.w = id);
+   * Uploads data already in the internal layout (packRecords: positions, then velocities with ids);
    * a different count updates params.count. For callers that must keep CPU work away from GPU calls.
    */
   setRecords(count: number, records: Float32Array): void;
@@ -165,7 +168,7 @@ export async function createFlockSimulation(
   };
   const programs = await createComputePrograms(
     device,
-    programSpecs(wg),
+    programSpecs(wg, options.steerLoop),
     shaderFiles(options.shaderFiles),
   );
   const sim = new Simulation(device, programs, wg, options);
@@ -766,7 +769,7 @@ class Simulation implements FlockSimulation {
       );
       const rec = new Float32Array(await this.readBuffer(this.sorted!, n * BOID_BYTES));
       const ids = new Uint32Array(n);
-      for (let i = 0; i < n; i++) ids[i] = rec[8 * i + 7]!;
+      for (let i = 0; i < n; i++) ids[i] = rec[4 * n + 4 * i + 3]!;
       return { keys, ids };
     } finally {
       this.drop(out);
@@ -826,28 +829,22 @@ class Simulation implements FlockSimulation {
   }
 }
 
-/** A state in boid-id order -> boid records (8 floats each: pos xyzw, vel xyz + id as f32). */
+/**
+ * A state in boid-id order -> the internal layout (boid.wgsl): Float32Array(8*count), positions
+ * (xyzw) of every boid, then velocities (xyz + the boid id as f32 in w).
+ */
 export function packRecords(state: FlockState): Float32Array {
   const n = state.count;
   const data = new Float32Array(8 * n);
-  const P = state.positions;
-  const V = state.velocities;
-  for (let i = 0; i < n; i++) {
-    const o = 8 * i;
-    data[o] = P[4 * i]!;
-    data[o + 1] = P[4 * i + 1]!;
-    data[o + 2] = P[4 * i + 2]!;
-    data[o + 3] = P[4 * i + 3]!;
-    data[o + 4] = V[4 * i]!;
-    data[o + 5] = V[4 * i + 1]!;
-    data[o + 6] = V[4 * i + 2]!;
-    data[o + 7] = i;
-  }
+  data.set(state.positions.subarray(0, 4 * n), 0);
+  data.set(state.velocities.subarray(0, 4 * n), 4 * n);
+  for (let i = 0; i < n; i++) data[4 * n + 4 * i + 3] = i;
   return data;
 }
 
 /**
- * Boid records (8 floats each, vel.w = id) in any order -> FlockState in boid-id order.
+ * The internal layout (positions block, velocities block with ids in w), boids in any order ->
+ * FlockState in boid-id order with velocities.w = 0.
  * @throws Error when the ids are not a permutation of 0..n-1 (a broken sort would show here).
  */
 export function unpackRecords(raw: Float32Array, n: number): FlockState {
@@ -855,18 +852,19 @@ export function unpackRecords(raw: Float32Array, n: number): FlockState {
   const velocities = new Float32Array(4 * n);
   const seen = new Uint8Array(n);
   for (let k = 0; k < n; k++) {
-    const o = 8 * k;
-    const id = raw[o + 7]!;
+    const p = 4 * k;
+    const v = 4 * n + 4 * k;
+    const id = raw[v + 3]!;
     if (!(id >= 0 && id < n && Number.isInteger(id)) || seen[id]) {
       throw new Error(
-        `FlockSimulation: boid record ${k} has id ${id}; ids must be a permutation of 0..${n - 1}`,
+        `FlockSimulation: boid ${k} has id ${id}; ids must be a permutation of 0..${n - 1}`,
       );
     }
     seen[id] = 1;
-    positions.set(raw.subarray(o, o + 4), 4 * id);
-    velocities[4 * id] = raw[o + 4]!;
-    velocities[4 * id + 1] = raw[o + 5]!;
-    velocities[4 * id + 2] = raw[o + 6]!;
+    positions.set(raw.subarray(p, p + 4), 4 * id);
+    velocities[4 * id] = raw[v]!;
+    velocities[4 * id + 1] = raw[v + 1]!;
+    velocities[4 * id + 2] = raw[v + 2]!;
   }
   return { count: n, positions, velocities };
 }

@@ -10,16 +10,24 @@ import { buildCellLists, neighborCounts, referenceSteps } from '../../src/core/r
 import { initialState, type FlockState } from '../../src/core/state';
 import { ShaderError } from '../../src/core/shader-source';
 import { WGSL_FILES } from '../../src/webgpu/shaders';
-import { createFlockSimulation, type FlockSimulation } from '../../src/webgpu/simulation';
+import {
+  createFlockSimulation,
+  type FlockSimulation,
+  type FlockSimulationOptions,
+} from '../../src/webgpu/simulation';
 import { allFinite, checkTolerance, parityParams } from '../support/compare';
+
+/** Simulation options the checks pass through (variants of the neighbour loop, workgroup size). */
+export type SimVariant = Pick<FlockSimulationOptions, 'steerLoop' | 'workgroupSize'>;
 
 async function withSim<T>(
   device: GPUDevice,
   params: FlockParams,
   state: FlockState | undefined,
   body: (sim: FlockSimulation) => Promise<T>,
+  variant: SimVariant = {},
 ): Promise<T> {
-  const sim = await createFlockSimulation({ device, params, initialState: state });
+  const sim = await createFlockSimulation({ device, params, initialState: state, ...variant });
   try {
     return await body(sim);
   } finally {
@@ -41,56 +49,73 @@ export async function expectParity(
   device: GPUDevice,
   params: FlockParams,
   steps: number,
+  variant: SimVariant = {},
 ): Promise<string> {
   const s0 = initialState(params);
   const want = referenceSteps(s0, params, steps);
-  return withSim(device, params, s0, async (sim) => {
-    sim.step(steps);
-    const got = await sim.readState();
-    const report = checkTolerance(got, want, params, steps);
-    expect(report.ok, report.message).toBe(true);
-    expect(allFinite(got)).toBe(true);
-    // The step did something: boids moved by about speed * dt per step.
-    expect(maxMove(got, s0)).toBeGreaterThan(0.5 * params.minSpeed * params.timeStep * steps);
-    // Species (pos.w) survives and velocities.w is 0.
-    for (let i = 0; i < got.count; i++) {
-      if (got.velocities[4 * i + 3] !== 0 || got.positions[4 * i + 3] !== s0.positions[4 * i + 3]) {
-        throw new Error(`boid ${i}: w components changed`);
-      }
-    }
-    if (params.dimensions === 2) {
+  return withSim(
+    device,
+    params,
+    s0,
+    async (sim) => {
+      sim.step(steps);
+      const got = await sim.readState();
+      const report = checkTolerance(got, want, params, steps);
+      expect(report.ok, report.message).toBe(true);
+      expect(allFinite(got)).toBe(true);
+      // The step did something: boids moved by about speed * dt per step.
+      expect(maxMove(got, s0)).toBeGreaterThan(0.5 * params.minSpeed * params.timeStep * steps);
+      // Species (pos.w) survives and velocities.w is 0.
       for (let i = 0; i < got.count; i++) {
-        if (got.positions[4 * i + 2] !== 0 || got.velocities[4 * i + 2] !== 0) {
-          throw new Error(`boid ${i}: z is not 0 in 2D`);
+        if (
+          got.velocities[4 * i + 3] !== 0 ||
+          got.positions[4 * i + 3] !== s0.positions[4 * i + 3]
+        ) {
+          throw new Error(`boid ${i}: w components changed`);
         }
       }
-    }
-    return report.message;
-  });
+      if (params.dimensions === 2) {
+        for (let i = 0; i < got.count; i++) {
+          if (got.positions[4 * i + 2] !== 0 || got.velocities[4 * i + 2] !== 0) {
+            throw new Error(`boid ${i}: z is not 0 in 2D`);
+          }
+        }
+      }
+      return report.message;
+    },
+    variant,
+  );
 }
 
 /** Grid and brute neighbour counts on the GPU equal the CPU brute-force counts, boid by boid. */
 export async function expectNeighborCounts(
   device: GPUDevice,
   params: FlockParams,
+  variant: SimVariant = {},
 ): Promise<number> {
   const s0 = initialState(params);
   const want = neighborCounts(s0, params, 'brute');
-  return withSim(device, { ...params, neighborSearch: 'grid' }, s0, async (sim) => {
-    const grid = await sim.debugNeighborCounts();
-    sim.setParams({ ...params, neighborSearch: 'brute' });
-    const brute = await sim.debugNeighborCounts();
-    let mismatches = 0;
-    let total = 0;
-    for (let i = 0; i < s0.count; i++) {
-      if (grid[i] !== want[i] || brute[i] !== want[i]) mismatches++;
-      total += want[i]!;
-    }
-    expect(mismatches, 'boids whose GPU neighbour count differs from the CPU').toBe(0);
-    const mean = total / s0.count;
-    expect(mean).toBeGreaterThan(1); // a scene where neighbours exist at all
-    return mean;
-  });
+  return withSim(
+    device,
+    { ...params, neighborSearch: 'grid' },
+    s0,
+    async (sim) => {
+      const grid = await sim.debugNeighborCounts();
+      sim.setParams({ ...params, neighborSearch: 'brute' });
+      const brute = await sim.debugNeighborCounts();
+      let mismatches = 0;
+      let total = 0;
+      for (let i = 0; i < s0.count; i++) {
+        if (grid[i] !== want[i] || brute[i] !== want[i]) mismatches++;
+        total += want[i]!;
+      }
+      expect(mismatches, 'boids whose GPU neighbour count differs from the CPU').toBe(0);
+      const mean = total / s0.count;
+      expect(mean).toBeGreaterThan(1); // a scene where neighbours exist at all
+      return mean;
+    },
+    variant,
+  );
 }
 
 /** Counting and bitonic sorts give the same cell table, equal to the CPU buildCellLists. */

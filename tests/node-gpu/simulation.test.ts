@@ -74,6 +74,23 @@ describe('WebGPU simulation under Dawn', () => {
     });
   }
 
+  gpuTest(
+    "the flattened neighbour loop (steerLoop: 'flat') gives the same counts and steps",
+    async (device) => {
+      const flat = { steerLoop: 'flat' } as const;
+      for (const boundary of ['bounce', 'wrap'] as const) {
+        await expectNeighborCounts(device, parityParams({ boundary }), flat);
+        await expectParity(device, parityParams({ boundary }), 10, flat);
+      }
+      await expectNeighborCounts(
+        device,
+        parityParams({ dimensions: 2, count: 2000, boundary: 'wrap' }),
+        flat,
+      );
+      await expectParity(device, parityParams({ dimensions: 2, count: 2000 }), 1, flat);
+    },
+  );
+
   gpuTest('grid neighbour counts in 2D', async (device) => {
     await expectNeighborCounts(
       device,
