@@ -293,11 +293,13 @@ export function reportLines(r: DeviceReport): [string, string][] {
   } else {
     out.push(['WebGPU', `not available: ${gpu.reason}`]);
   }
-  for (const [k, b] of Object.entries(r.backends)) {
+  for (const kind of BACKEND_LADDER) {
+    const b = r.backends[kind];
+    if (!b) continue;
     out.push([
-      `backend ${k}`,
+      `backend ${kind}`,
       b.available
-        ? `available (${b.device || 'no device info'}; max N ${b.maxCount})`
+        ? `available (${deviceOf(r, kind, b.device)}; largest N ${b.maxCount})`
         : `not available: ${b.reason}`,
     ]);
   }
