@@ -191,6 +191,8 @@ export class Flock extends EventTarget {
   private _timingAt = 0;
   private _timingBusy = false;
   private _frames = 0;
+  /** The chosen rung's probe description (renderer / adapter), when the backend gives none. */
+  private _probeInfo = '';
   private _fpsAt = 0;
   private readonly _cleanups: (() => void)[] = [];
   /** The orbit camera; mutate it freely, the next render uses it. Reset by bounds/dimension changes. */
@@ -244,7 +246,7 @@ export class Flock extends EventTarget {
   }
   /** Renderer or adapter description of the current backend. */
   get deviceInfo(): string {
-    return this._backend?.deviceInfo ?? '';
+    return this._backend?.deviceInfo || this._probeInfo;
   }
   /** @internal test hooks of the current backend (neighbour counts, sorted keys). */
   get _debug(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys'> | null {
@@ -332,6 +334,7 @@ export class Flock extends EventTarget {
     if (!entry) throw new FlockError('backend', kind, 'a backend available in this build');
     const params = { ...this._params, count: state.count };
     this._resize();
+    this._probeInfo = (await probeBackend(kind, this._disable)).info ?? '';
     const backend = await entry.create({
       canvas: this._canvas,
       params,
