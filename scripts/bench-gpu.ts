@@ -11,11 +11,10 @@
  * bare `node` and a dawn.node given by --dawn PATH or $DAWN_NODE (else the `webgpu` package).
  *
  *   npm run bench:gpu -- [--modes counting,bitonic,brute] [--min-n 16384] [--max-n 4194304]
- *     [--budget-s 60] [--max-step-ms 400] [--measure-ms 1500] [--copy-mib 256] [--wg 128]
- *     [--steer-loop rows|flat] [--variants rows:64,flat:128,...] [--backend default|opengl]
- *     [--dawn PATH] [--out DIR]
- * --variants re-measures the counting grid at 1M and 4M boids (those in the sweep) for each
- * neighbour loop : workgroup size pair.
+ *     [--budget-s 60] [--max-step-ms 400] [--measure-ms 1500] [--copy-mib 256] [--wg 256]
+ *     [--wg-sweep 64,128] [--backend default|opengl] [--dawn PATH] [--out DIR]
+ * --wg-sweep re-measures the counting grid at 1M and 4M boids (those in the sweep) with other
+ * workgroup sizes of the per-boid passes (--wg, default 256).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +29,6 @@ import {
   packRecords,
   type FlockSimulation,
 } from '../src/webgpu/simulation';
-import type { SteerLoop } from '../src/webgpu/programs';
 import type { PassName } from '../src/webgpu/timing';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
@@ -45,8 +43,7 @@ interface Args {
   measureMs: number;
   copyMiB: number;
   wg: number;
-  steerLoop: SteerLoop;
-  variants: { steerLoop: SteerLoop; wg: number }[];
+  wgSweep: number[];
   backend: 'default' | 'opengl' | undefined;
   dawn: string | undefined;
   out: string;
@@ -67,15 +64,8 @@ function parseArgs(argv: string[]): Args {
     maxStepMs: num('max-step-ms', 400),
     measureMs: num('measure-ms', 1500),
     copyMiB: num('copy-mib', 256),
-    wg: num('wg', 128),
-    steerLoop: get('steer-loop') === 'flat' ? 'flat' : 'rows',
-    variants: (get('variants') ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map((v) => {
-        const [loop, wg] = v.split(':');
-        return { steerLoop: loop === 'flat' ? 'flat' : 'rows', wg: Number(wg ?? 128) };
-      }),
+    wg: num('wg', 256),
+    wgSweep: (get('wg-sweep') ?? '').split(',').filter(Boolean).map(Number),
     backend: backend === 'default' || backend === 'opengl' ? backend : undefined,
     dawn: get('dawn') ?? process.env.DAWN_NODE,
     out: get('out') ?? 'bench-results',
@@ -105,7 +95,7 @@ export function passBytes(
 ): Record<string, number> {
   const rec = BOID_BYTES * n; // one pass over the boid records
   const table = 4 * (cells + 1);
-  if (mode === 'brute') return { steer: 2 * rec };
+  if (mode === 'brute') return { reorder: 2 * rec, steer: 2 * rec };
   if (mode === 'counting') {
     return {
       key: table + rec / 2 + 8 * n + 2 * table, // clear, read positions, write (key, rank), atomics
@@ -197,7 +187,6 @@ interface Row {
   meanNeighbors: number | null;
   cells: number;
   workgroupSize: number;
-  steerLoop: SteerLoop;
   steps: number;
   stepMsMedian: number;
   stepMsMin: number;
@@ -247,7 +236,6 @@ function table(rows: Row[], copyGBps: number): string {
     'N',
     'box',
     'nbrs',
-    'loop',
     'wg',
     'step ms',
     'gpu ms',
@@ -263,7 +251,6 @@ function table(rows: Row[], copyGBps: number): string {
       String(r.n),
       r.box.toFixed(1),
       r.meanNeighbors === null ? '-' : r.meanNeighbors.toFixed(2),
-      r.steerLoop,
       String(r.workgroupSize),
       fmt(r.stepMsMedian),
       fmt(r.gpuStepMs),
@@ -319,12 +306,7 @@ async function main(): Promise<void> {
   const meanNbrs = new Map<number, number>();
   let resolutionMs: number | null = null;
 
-  const runConfig = async (
-    sim: FlockSimulation,
-    mode: Mode,
-    n: number,
-    loop: SteerLoop,
-  ): Promise<Row> => {
+  const runConfig = async (sim: FlockSimulation, mode: Mode, n: number): Promise<Row> => {
     const params = sceneParams(n, mode);
     sim.setRecords(n, records.get(n)!);
     sim.setParams(params);
@@ -355,7 +337,6 @@ async function main(): Promise<void> {
       meanNeighbors: meanNbrs.get(n) ?? null,
       cells: sim.grid.cellCount,
       workgroupSize: sim.workgroupSizes.boid,
-      steerLoop: loop,
       steps: m.steps,
       stepMsMedian: m.median,
       stepMsMin: m.min,
@@ -375,7 +356,6 @@ async function main(): Promise<void> {
       params: { ...first, count: 1 },
       initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
       workgroupSize: args.wg,
-      steerLoop: args.steerLoop,
       label: `bench.${mode}`,
     });
     const modeStart = performance.now();
@@ -394,7 +374,7 @@ async function main(): Promise<void> {
         );
         break;
       }
-      const row = await runConfig(sim, mode, n, args.steerLoop);
+      const row = await runConfig(sim, mode, n);
       rows.push(row);
       last = row;
       console.log(
@@ -404,22 +384,21 @@ async function main(): Promise<void> {
     }
     sim.dispose();
   }
-  // Variants of the counting grid (neighbour loop, workgroup size) at 1M and 4M boids.
+  // Other workgroup sizes of the counting grid at 1M and 4M boids.
   for (const n of [1048576, 4194304].filter((x) => sizes.includes(x))) {
-    for (const v of args.variants) {
+    for (const wg of args.wgSweep) {
       const sim = await createFlockSimulation({
         device,
         params: { ...sceneParams(n, 'counting'), count: 1 },
         initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
-        workgroupSize: v.wg,
-        steerLoop: v.steerLoop,
-        label: `bench.${v.steerLoop}${v.wg}`,
+        workgroupSize: wg,
+        label: `bench.wg${wg}`,
       });
-      const row = await runConfig(sim, 'counting', n, v.steerLoop);
-      row.note = 'variant';
+      const row = await runConfig(sim, 'counting', n);
+      row.note = 'workgroup sweep';
       rows.push(row);
       console.log(
-        `[bench-gpu] variant ${v.steerLoop}:${row.workgroupSize} N=${n}: ${row.stepMsMedian.toFixed(3)} ms/step, steer ${fmt(row.passMs.steer)} ms`,
+        `[bench-gpu] workgroup ${row.workgroupSize} N=${n}: ${row.stepMsMedian.toFixed(3)} ms/step, steer ${fmt(row.passMs.steer)} ms`,
       );
       sim.dispose();
     }

@@ -20,6 +20,7 @@ const TABLE = {
   globalDisperse: ['bitonic-sort.wgsl', 'sort', ['uw', 'd']],
   cellTable: ['cell-table.wgsl', 'boid', ['urw']],
   reorder: ['reorder.wgsl', 'boid', ['urrw']],
+  copyRecords: ['reorder.wgsl', 'boid', ['u-rw']],
   steerGrid: ['steer.wgsl', 'boid', ['urrw']],
   countGrid: ['steer.wgsl', 'boid', ['urr-w']],
   steerBrute: ['steer.wgsl', 'boid', ['ur-w']],
@@ -27,9 +28,6 @@ const TABLE = {
 } as const satisfies Record<string, readonly [string, 'boid' | 'scan' | 'sort', readonly string[]]>;
 
 export type ProgramName = keyof typeof TABLE;
-
-/** The grid neighbour loop (steer.wgsl STEER_LOOP): nested per row, or one flattened loop. */
-export type SteerLoop = 'rows' | 'flat';
 
 const KINDS: Record<string, BindingKind> = {
   u: 'uniform',
@@ -39,10 +37,11 @@ const KINDS: Record<string, BindingKind> = {
 };
 
 /** The specs for the workgroup sizes in use (per-boid passes, scan, bitonic sort). */
-export function programSpecs(
-  wg: { boid: number; scan: number; sort: number },
-  steerLoop: SteerLoop = 'rows',
-): Record<ProgramName, ComputeSpec> {
+export function programSpecs(wg: {
+  boid: number;
+  scan: number;
+  sort: number;
+}): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
     ProgramName,
@@ -52,9 +51,6 @@ export function programSpecs(
       file,
       entry: name,
       workgroupSize: wg[size],
-      ...(name === 'steerGrid' || name === 'countGrid'
-        ? { constants: { STEER_LOOP: steerLoop === 'flat' ? 1 : 0 } }
-        : {}),
       groups: groups.map((g) => {
         const bindings: Record<number, BindingKind> = {};
         [...g].forEach((c, i) => {

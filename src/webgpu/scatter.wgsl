@@ -8,7 +8,7 @@ override WG: u32 = 64u;
 @group(0) @binding(1) var<storage, read> state: array<vec4f>;
 @group(0) @binding(2) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(3) var<storage, read> keyRank: array<vec2u>;
-@group(0) @binding(4) var<storage, read_write> sorted: array<vec4f>;
+@group(0) @binding(4) var<storage, read_write> sorted: array<Boid>;
 
 @compute @workgroup_size(WG)
 fn scatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -19,8 +19,7 @@ fn scatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   }
   let kr = keyRank[i];
   let dst = cellStart[kr.x] + kr.y;
-  sorted[dst] = state[i];
-  sorted[P.count + dst] = state[P.count + i];
+  sorted[dst] = Boid(state[i], state[P.count + i]);
 }
 
 // Test hook: the cell key of every reordered boid (must come out sorted).
@@ -33,5 +32,5 @@ fn sortedKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (i >= P.count) {
     return;
   }
-  keysOut[i] = cellKey(sorted[i].xyz);
+  keysOut[i] = cellKey(sorted[i].pos.xyz);
 }

@@ -2,18 +2,18 @@
  * The headless WebGPU flock: DESIGN section 1 in compute passes, with no DOM or canvas, so it
  * runs in a browser and in Node under Dawn alike. Owns every GPU buffer it makes (`dispose()`).
  *
- * Memory (boid.wgsl): each state buffer holds 2 * count vec4f, positions [0, count) then
- * velocities [count, 2 * count), with the boid id as f32 in vel.w. Two such buffers: `state` (the
- * current state, in the order the last step left it, which is sorted by cell) and `sorted`
- * (scratch: the reordered input of the steer pass).
+ * Memory (boid.wgsl), 32 bytes per boid in each of two buffers, the boid id as f32 in vel.w:
+ * `state`, the current state in the order the last step left it (sorted by cell), as a block of
+ * positions then a block of velocities (2 * count vec4f); `sorted`, the steer pass's input in
+ * cell order, as Boid { pos, vel } records.
  * One step (grid search, counting sort):
  *   key      clear per-cell counts; count per cell with atomics, keep (cellKey, rank) per boid
  *   sort     exclusive prefix scan of the counts (multi-level) = cell table
  *   reorder  scatter positions and velocities to scan[key] + rank
  *   steer    steer + integrate from `sorted` into `state`, over the 3^d cells
  * Bitonic sort: key (pairs padded to a power of two) -> sort (bitonic network) -> cellTable
- * (binary search) -> reorder (gather) -> steer. Brute force: copy state -> sorted, then steer
- * over all pairs in workgroup-memory tiles.
+ * (binary search) -> reorder (gather) -> steer. Brute force: state -> records in the same order
+ * (reorder), then steer over all pairs in workgroup-memory tiles.
  * Every pass keeps to 4 storage buffers, so it runs in Dawn's compatibility mode.
  */
 import { FlockError } from '../core/errors';
@@ -21,7 +21,7 @@ import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
-import { programSpecs, type ProgramName, type SteerLoop } from './programs';
+import { programSpecs, type ProgramName } from './programs';
 import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
 import { PassTimer, type PassAverages, type PassName } from './timing';
 import { SIM_UNIFORMS, SORT_STAGE_UNIFORMS } from './uniforms';
@@ -41,10 +41,8 @@ export interface FlockSimulationOptions {
   params: FlockParams;
   /** State in boid-id order; initialState(params) when absent. */
   initialState?: FlockState;
-  /** Workgroup size of the per-boid passes (default 128, at most 256 and the device limit). */
+  /** Workgroup size of the per-boid passes (default 256, at most 256 and the device limit). */
   workgroupSize?: number;
-  /** The grid neighbour loop: 'rows' (nested loops per row of cells) or 'flat' (one loop). */
-  steerLoop?: SteerLoop;
   /** Time passes with timestamp queries when the device has 'timestamp-query' (default true). */
   timestamps?: boolean;
   /** Replace or add WGSL files by name (tests: a broken shader must report its file and line). */
@@ -72,7 +70,7 @@ export interface SimulationTimings {
 export interface SimulationBuffers {
   /** Current state: 2*count vec4f, positions then velocities (STORAGE | VERTEX | COPY_SRC | COPY_DST). */
   state: GPUBuffer;
-  /** Scratch, same layout: the reordered state the steer pass reads. */
+  /** Scratch: the steer pass's input, `count` Boid { pos, vel } records in cell order. */
   sorted: GPUBuffer;
   /** cellCount + 1 u32: cell c holds sorted boids [cellStart[c], cellStart[c+1]). */
   cellStart: GPUBuffer;
@@ -162,13 +160,13 @@ export async function createFlockSimulation(
     lim.maxComputeWorkgroupSizeX,
   );
   const wg = {
-    boid: Math.max(1, Math.min(options.workgroupSize ?? 128, wgCap)),
+    boid: Math.max(1, Math.min(options.workgroupSize ?? 256, wgCap)),
     scan: floorPow2(wgCap),
     sort: floorPow2(wgCap),
   };
   const programs = await createComputePrograms(
     device,
-    programSpecs(wg, options.steerLoop),
+    programSpecs(wg),
     shaderFiles(options.shaderFiles),
   );
   const sim = new Simulation(device, programs, wg, options);
@@ -588,7 +586,19 @@ class Simulation implements FlockSimulation {
     if (this._params.neighborSearch === 'grid') {
       this.encodeSort(encoder, timed);
     } else {
-      encoder.copyBufferToBuffer(this.state!, 0, this.sorted!, 0, this._count * BOID_BYTES);
+      const pass = this.beginPass(encoder, 'reorder', timed);
+      this.run(
+        pass,
+        'copyRecords',
+        this._count,
+        this.workgroupSizes.boid,
+        this.bindGroup('copyRecords', 0, {
+          0: this.uniformBuffer,
+          2: this.state!,
+          3: this.sorted!,
+        }),
+      );
+      pass.end();
     }
   }
 
@@ -769,7 +779,7 @@ class Simulation implements FlockSimulation {
       );
       const rec = new Float32Array(await this.readBuffer(this.sorted!, n * BOID_BYTES));
       const ids = new Uint32Array(n);
-      for (let i = 0; i < n; i++) ids[i] = rec[4 * n + 4 * i + 3]!;
+      for (let i = 0; i < n; i++) ids[i] = rec[8 * i + 7]!; // Boid records: vel.w
       return { keys, ids };
     } finally {
       this.drop(out);

@@ -9,7 +9,7 @@ override WG: u32 = 64u;
 const MAX_WG: u32 = 256u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
-@group(0) @binding(1) var<storage, read> sorted: array<vec4f>;
+@group(0) @binding(1) var<storage, read> sorted: array<Boid>;
 @group(0) @binding(2) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(3) var<storage, read_write> outState: array<vec4f>;
 // Test hook output: |N_i| per boid id.
@@ -47,14 +47,13 @@ fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f) {
 
 fn visitRange(acc: ptr<function, Accum>, i: u32, p: vec3f, first: u32, last: u32) {
   // Sorted boids [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
-  // Positions are read for every candidate, a velocity only for an actual neighbour (about one
-  // candidate in seven at the default density).
   let end = cellStart[last + 1u];
   for (var j = cellStart[first]; j < end; j++) {
-    let d = offsetTo(p, sorted[j].xyz);
+    let o = sorted[j];
+    let d = offsetTo(p, o.pos.xyz);
     let d2 = dot(d, d);
     if (j != i && d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, sorted[P.count + j].xyz);
+      addNeighbor(acc, d, d2, o.vel.xyz);
     }
   }
 }
@@ -96,101 +95,6 @@ fn gatherGrid(i: u32, p: vec3f) -> Accum {
     }
   }
   return acc;
-}
-
-// The same search with the flattened loop (STEER_LOOP = 1): all row ranges are read first (up to
-// 9 rows, two ranges per row at a wrap edge; empty ones dropped), then ONE loop walks every
-// candidate. A warp then runs max over lanes of the candidate total, not the sum over rows of
-// the per-row maxima, which is what the divergent nested loops cost.
-const MAX_RANGES: u32 = 18u;
-
-struct Ranges {
-  lo: array<u32, MAX_RANGES>,
-  hi: array<u32, MAX_RANGES>,
-  n: u32,
-}
-
-fn pushRange(r: ptr<function, Ranges>, first: u32, last: u32) {
-  let lo = cellStart[first];
-  let hi = cellStart[last + 1u];
-  if (hi > lo) {
-    (*r).lo[(*r).n] = lo;
-    (*r).hi[(*r).n] = hi;
-    (*r).n += 1u;
-  }
-}
-
-fn collectRanges(p: vec3f) -> Ranges {
-  var r: Ranges;
-  r.n = 0u;
-  let c = vec3i(cellOf(p));
-  let dims = vec3i(P.dims);
-  let wrap = P.wrap != 0u;
-  var zr = 0;
-  if (P.dimensions == 3u) {
-    zr = 1;
-  }
-  for (var dz = -zr; dz <= zr; dz++) {
-    for (var dy = -1; dy <= 1; dy++) {
-      var y = c.y + dy;
-      var z = c.z + dz;
-      if (wrap) {
-        y = (y + dims.y) % dims.y;
-        z = (z + dims.z) % dims.z;
-      } else if (y < 0 || y >= dims.y || z < 0 || z >= dims.z) {
-        continue;
-      }
-      let row = u32(dims.x * (y + dims.y * z));
-      if (!wrap) {
-        pushRange(&r, row + u32(max(c.x - 1, 0)), row + u32(min(c.x + 1, dims.x - 1)));
-      } else if (c.x == 0) {
-        pushRange(&r, row, row + 1u);
-        pushRange(&r, row + u32(dims.x - 1), row + u32(dims.x - 1));
-      } else if (c.x == dims.x - 1) {
-        pushRange(&r, row + u32(c.x - 1), row + u32(c.x));
-        pushRange(&r, row, row);
-      } else {
-        pushRange(&r, row + u32(c.x - 1), row + u32(c.x + 1));
-      }
-    }
-  }
-  return r;
-}
-
-fn gatherFlat(i: u32, p: vec3f) -> Accum {
-  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u);
-  let r = collectRanges(p);
-  if (r.n == 0u) {
-    return acc;
-  }
-  var k = 0u;
-  var j = r.lo[0];
-  loop {
-    if (j >= r.hi[k]) {
-      k += 1u;
-      if (k >= r.n) {
-        break;
-      }
-      j = r.lo[k]; // ranges are non-empty, so j < r.hi[k] now
-    }
-    let d = offsetTo(p, sorted[j].xyz);
-    let d2 = dot(d, d);
-    if (j != i && d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(&acc, d, d2, sorted[P.count + j].xyz);
-    }
-    j += 1u;
-  }
-  return acc;
-}
-
-// 0: nested loops per row (gatherGrid); 1: flattened loop (gatherFlat).
-override STEER_LOOP: u32 = 0u;
-
-fn gather(i: u32, p: vec3f) -> Accum {
-  if (STEER_LOOP == 1u) {
-    return gatherFlat(i, p);
-  }
-  return gatherGrid(i, p);
 }
 
 fn floorModBox(x: f32, size: f32) -> f32 {
@@ -253,8 +157,8 @@ fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
-  let b = Boid(sorted[i], sorted[P.count + i]);
-  let next = integrate(b, gather(i, b.pos.xyz));
+  let b = sorted[i];
+  let next = integrate(b, gatherGrid(i, b.pos.xyz));
   outState[i] = next.pos;
   outState[P.count + i] = next.vel;
 }
@@ -266,8 +170,8 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
-  let p = sorted[i];
-  outCounts[u32(sorted[P.count + i].w)] = gather(i, p.xyz).n;
+  let b = sorted[i];
+  outCounts[u32(b.vel.w)] = gatherGrid(i, b.pos.xyz).n;
 }
 
 // All pairs, tiled through workgroup memory: each workgroup loads WG records at a time and every
@@ -282,8 +186,9 @@ fn gatherBrute(i: u32, lid: u32, p: vec3f) -> Accum {
   for (var base = 0u; base < n; base += WG) {
     let j = base + lid;
     if (j < n) {
-      tilePos[lid] = sorted[j];
-      tileVel[lid] = sorted[n + j];
+      let o = sorted[j];
+      tilePos[lid] = o.pos;
+      tileVel[lid] = o.vel;
     }
     workgroupBarrier();
     let m = min(WG, n - base);
@@ -303,8 +208,7 @@ fn gatherBrute(i: u32, lid: u32, p: vec3f) -> Accum {
 fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
-  let k = min(i, P.count - 1u);
-  let b = Boid(sorted[k], sorted[P.count + k]);
+  let b = sorted[min(i, P.count - 1u)];
   let acc = gatherBrute(i, lid, b.pos.xyz);
   if (i < P.count) {
     let next = integrate(b, acc);
@@ -317,9 +221,9 @@ fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 fn countBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
-  let k = min(i, P.count - 1u);
-  let acc = gatherBrute(i, lid, sorted[k].xyz);
+  let b = sorted[min(i, P.count - 1u)];
+  let acc = gatherBrute(i, lid, b.pos.xyz);
   if (i < P.count) {
-    outCounts[u32(sorted[P.count + k].w)] = acc.n;
+    outCounts[u32(b.vel.w)] = acc.n;
   }
 }

@@ -17,8 +17,8 @@ import {
 } from '../../src/webgpu/simulation';
 import { allFinite, checkTolerance, parityParams } from '../support/compare';
 
-/** Simulation options the checks pass through (variants of the neighbour loop, workgroup size). */
-export type SimVariant = Pick<FlockSimulationOptions, 'steerLoop' | 'workgroupSize'>;
+/** Simulation options the checks pass through (the workgroup size). */
+export type SimVariant = Pick<FlockSimulationOptions, 'workgroupSize'>;
 
 async function withSim<T>(
   device: GPUDevice,
