@@ -4,18 +4,38 @@
 
 uniform vec3 uCellSize;   // world units per cell, per axis
 uniform ivec3 uGridDims;  // cells per axis (z is 1 in 2D)
+// Exact cell thresholds (src/webgl2/cell-bounds.ts): element axis * stride + c is the smallest
+// float32 x that the float64 CPU puts in cell c or above.
+uniform sampler2D uCellBounds;
+uniform int uCellBoundsShift;
+uniform int uCellBoundsStride;
 
-int cellCoord(float x, float lo, float size, int dim) {
+float cellThreshold(int axis, int c) {
+  return texelFetch(uCellBounds, texelOf(axis * uCellBoundsStride + c, uCellBoundsShift), 0).x;
+}
+
+int cellCoord(float x, int axis, float lo, float size, int dim) {
   // Clamp while still a float: int() of a float outside the int range is undefined in GLSL.
-  float c = floor((x - lo) / size);
-  return int(clamp(c, 0.0, float(dim - 1)));
+  int c = int(clamp(floor((x - lo) / size), 0.0, float(dim - 1)));
+  // float32 rounding of x - lo can land a boid one cell off next to a boundary: settle the
+  // estimate with exact comparisons against the CPU's thresholds.
+  for (int k = 0; k < 4; k++) {
+    if (c > 0 && x < cellThreshold(axis, c)) {
+      c--;
+    } else if (c < dim - 1 && x >= cellThreshold(axis, c + 1)) {
+      c++;
+    } else {
+      break;
+    }
+  }
+  return c;
 }
 
 ivec3 cellOf(vec3 p) {
-  int cx = cellCoord(p.x, uBoundsMin.x, uCellSize.x, uGridDims.x);
-  int cy = cellCoord(p.y, uBoundsMin.y, uCellSize.y, uGridDims.y);
+  int cx = cellCoord(p.x, 0, uBoundsMin.x, uCellSize.x, uGridDims.x);
+  int cy = cellCoord(p.y, 1, uBoundsMin.y, uCellSize.y, uGridDims.y);
 #if DIMS == 3
-  int cz = cellCoord(p.z, uBoundsMin.z, uCellSize.z, uGridDims.z);
+  int cz = cellCoord(p.z, 2, uBoundsMin.z, uCellSize.z, uGridDims.z);
 #else
   int cz = 0;
 #endif

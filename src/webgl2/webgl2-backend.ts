@@ -26,6 +26,7 @@ import { MAX_COUNT, type FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import { runBitonicSort } from './bitonic-sort';
 import { probeWebGL2 } from './capabilities';
+import { uploadCellBounds, type CellBounds } from './cell-bounds';
 import { cellTableLayout, runCellTable } from './cell-table';
 import { resetGLTracker, trackGL } from './gl-tracker';
 import { GpuTimer } from './gpu-timer';
@@ -95,6 +96,8 @@ interface Resources {
   /** Two RG32UI (cellKey, payload) targets for the key pass and the sort's ping-pong. */
   keys: [Target, Target];
   table: Target;
+  /** R32F exact cell thresholds of the grid (cell-bounds.ts). */
+  bounds: CellBounds;
 }
 
 function sameLayout(a: TexLayout, b: TexLayout): boolean {
@@ -172,6 +175,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
     const reader = new AsyncReader(gl);
     const timer = new GpuTimer(gl);
     const made: Target[] = [];
+    let bounds: CellBounds | null = null;
     const target = (l: TexLayout, formats: number[], label: string) => {
       const t = createTarget(gl, l, formats, label);
       made.push(t);
@@ -188,6 +192,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
         ],
         keys: [target(layout, [gl.RG32UI], 'keys A'), target(layout, [gl.RG32UI], 'keys B')],
         table: target(tableLayout, [gl.RG32UI], 'cell table'),
+        bounds: (bounds = uploadCellBounds(gl, this.params, this.grid, null)),
       };
       this.checkMemory();
       this.warmPrograms();
@@ -195,6 +200,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
     } catch (e) {
       this.res = null;
       made.forEach((t) => deleteTarget(gl, t));
+      if (bounds) gl.deleteTexture(bounds.texture);
       timer.dispose();
       reader.dispose();
       env.programs.dispose();
@@ -211,6 +217,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
     res.reader.dispose();
     res.timer.dispose();
     for (const t of [...res.pairs, ...res.keys, res.table]) deleteTarget(gl, t);
+    gl.deleteTexture(res.bounds.texture);
     res.env.programs.dispose();
     gl.deleteVertexArray(res.env.vao);
   }
@@ -325,6 +332,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
       res.table = createTarget(this.gl, tableLayout, [this.gl.RG32UI], 'cell table');
       this.checkMemory();
     }
+    res.bounds = uploadCellBounds(this.gl, params, grid, res.bounds);
     if (searchChanged) res.timer.clearSamples();
     this.warmPrograms();
   }
@@ -350,7 +358,15 @@ class WebGL2BackendImpl implements WebGL2Backend {
   private buildGrid(res: Resources): Target {
     const a = res.pairs[this.cur];
     res.timer.begin('key');
-    runKeyPass(res.env, a.textures[0]!, this.count, this.params, this.grid, res.keys[0]);
+    runKeyPass(
+      res.env,
+      a.textures[0]!,
+      this.count,
+      this.params,
+      this.grid,
+      res.bounds,
+      res.keys[0],
+    );
     res.timer.end();
     res.timer.begin('sort');
     const sorted = runBitonicSort(res.env, res.keys[0], res.keys[1]);
