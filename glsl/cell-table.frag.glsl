@@ -1,6 +1,7 @@
 #version 300 es
-// Pass 3, cell table: for cell c, the first and one-past-last index of key c in the sorted keys,
-// by binary search (lower bound of c and of c + 1). Texels past the cell count are harmless.
+// Pass 3, cell table: for cell c, the first and one-past-last index of key c in the sorted keys:
+// a binary search for the first, then a short scan (cells hold a handful of boids) that falls back
+// to a second binary search. Texels past the cell count are harmless.
 #include "gpgpu.glsl"
 
 uniform usampler2D uKeys;  // sorted (cellKey, payload)
@@ -27,6 +28,13 @@ int lowerBound(uint key, int lo) {
 void main() {
   uint c = uint(fragIndex(uShift));
   int start = lowerBound(c, 0);
-  int end = lowerBound(c + 1u, start);
+  int end = start;
+  for (int k = 0; k < 8 && end < uCount; k++) {
+    if (texelFetch(uKeys, texelOf(end, uKeyShift), 0).x != c) break;
+    end++;
+  }
+  if (end < uCount && texelFetch(uKeys, texelOf(end, uKeyShift), 0).x == c) {
+    end = lowerBound(c + 1u, end);
+  }
   outRange = uvec4(uint(start), uint(end), 0u, 0u);
 }

@@ -39,16 +39,20 @@ vec3 minimumImage(vec3 d) {
   return d;
 }
 
-// Adds boid j (position pj, velocity vj) to boid i's sums when eps^2 < |d|^2 < r^2.
-void accumulate(inout Accum acc, vec3 pi, vec3 pj, vec3 vj) {
-  vec3 d = minimumImage(pj - pi);
-  float d2 = dot(d, d);
-  if (d2 > EPS2 && d2 < uR2) {
-    acc.sep -= d / d2;
-    acc.sumVel += safeVelocity(vj);
-    acc.sumOff += d;
-    acc.count++;
-  }
+// The offset d = p_j - p_i (minimum image under wrap) and whether j is a neighbour of i:
+// eps^2 < |d|^2 < r^2. Callers fetch j's velocity only when it is.
+bool neighborOffset(vec3 pi, vec3 pj, out vec3 d, out float d2) {
+  d = minimumImage(pj - pi);
+  d2 = dot(d, d);
+  return d2 > EPS2 && d2 < uR2;
+}
+
+// Adds a neighbour (offset d, |d|^2 = d2, velocity vj) to the sums.
+void addNeighbor(inout Accum acc, vec3 d, float d2, vec3 vj) {
+  acc.sep -= d / d2;
+  acc.sumVel += safeVelocity(vj);
+  acc.sumOff += d;
+  acc.count++;
 }
 
 // |x| without overflow or underflow of the squares for very large or very small components.

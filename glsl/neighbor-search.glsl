@@ -15,6 +15,27 @@ uniform usampler2D uCellTable;   // per cell: (first, one past last) index into 
 uniform int uTableShift;         // log2 of the cell table's width
 #endif
 
+// Adds element s of the state to the sums if it is a neighbour. No `s == self` test is needed:
+// the boid itself is at |d|^2 = 0 < eps^2.
+void visit(inout Accum acc, vec3 p, int s) {
+  ivec2 t = texelOf(s, uShift);
+  vec3 d;
+  float d2;
+  if (neighborOffset(p, texelFetch(uPos, t, 0).xyz, d, d2)) {
+    addNeighbor(acc, d, d2, texelFetch(uVel, t, 0).xyz);
+  }
+}
+
+#if GRID
+// Visits the boids of cells x0..x1 of one grid row (y, z): consecutive keys, so one index range.
+void visitCells(inout Accum acc, vec3 p, int x0, int x1, ivec2 row) {
+  int first = cellIndex(ivec3(x0, row));
+  int start = int(texelFetch(uCellTable, texelOf(first, uTableShift), 0).x);
+  int end = int(texelFetch(uCellTable, texelOf(first + (x1 - x0), uTableShift), 0).y);
+  for (int s = start; s < end; s++) visit(acc, p, s);
+}
+#endif
+
 Accum gatherNeighbors(int self, vec3 p) {
   Accum acc = emptyAccum();
 #if GRID
@@ -24,32 +45,32 @@ Accum gatherNeighbors(int self, vec3 p) {
 #else
   const int ZR = 0;
 #endif
+  // The 3^d cells, row by row: the 3 cells along x of a row are adjacent in key order.
   for (int dz = -ZR; dz <= ZR; dz++) {
     for (int dy = -1; dy <= 1; dy++) {
-      for (int dx = -1; dx <= 1; dx++) {
-        ivec3 n = c + ivec3(dx, dy, dz);
+      ivec2 row = c.yz + ivec2(dy, dz);
 #if WRAP
-        // dims >= 3 per active axis under wrap, so the 3^d cells are distinct.
-        n = (n + uGridDims) % uGridDims;
-#else
-        if (any(lessThan(n, ivec3(0))) || any(greaterThanEqual(n, uGridDims))) continue;
-#endif
-        uvec2 range = texelFetch(uCellTable, texelOf(cellIndex(n), uTableShift), 0).xy;
-        int end = int(range.y);
-        for (int s = int(range.x); s < end; s++) {
-          if (s == self) continue;
-          ivec2 t = texelOf(s, uShift);
-          accumulate(acc, p, texelFetch(uPos, t, 0).xyz, texelFetch(uVel, t, 0).xyz);
-        }
+      // dims >= 3 per active axis under wrap, so the 3^d cells are distinct.
+      row = (row + uGridDims.yz) % uGridDims.yz;
+      int x0 = c.x - 1;
+      int x1 = c.x + 1;
+      if (x0 < 0) {
+        visitCells(acc, p, uGridDims.x - 1, uGridDims.x - 1, row);
+        visitCells(acc, p, 0, x1, row);
+      } else if (x1 >= uGridDims.x) {
+        visitCells(acc, p, x0, uGridDims.x - 1, row);
+        visitCells(acc, p, 0, 0, row);
+      } else {
+        visitCells(acc, p, x0, x1, row);
       }
+#else
+      if (any(lessThan(row, ivec2(0))) || any(greaterThanEqual(row, uGridDims.yz))) continue;
+      visitCells(acc, p, max(c.x - 1, 0), min(c.x + 1, uGridDims.x - 1), row);
+#endif
     }
   }
 #else
-  for (int j = 0; j < uCount; j++) {
-    if (j == self) continue;
-    ivec2 t = texelOf(j, uShift);
-    accumulate(acc, p, texelFetch(uPos, t, 0).xyz, texelFetch(uVel, t, 0).xyz);
-  }
+  for (int j = 0; j < uCount; j++) visit(acc, p, j);
 #endif
   return acc;
 }
