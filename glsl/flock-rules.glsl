@@ -6,8 +6,8 @@
 
 // Boids closer than EPS = 1e-3 world units ignore each other (no division by ~0).
 const float EPS2 = 1e-6;
-// Input velocities are clamped to this per component so that sums over 2^24 neighbours stay
-// finite for any finite state; after one step every speed is at most maxSpeed anyway.
+// Velocities longer than this per component are scaled down (direction kept) so that sums over
+// 2^24 neighbours stay finite for any finite state; after one step every speed is <= maxSpeed.
 const float VEL_LIMIT = 1e18;
 
 struct Accum {
@@ -22,7 +22,8 @@ Accum emptyAccum() {
 }
 
 vec3 safeVelocity(vec3 v) {
-  return clamp(v, -VEL_LIMIT, VEL_LIMIT);
+  float m = max(max(abs(v.x), abs(v.y)), abs(v.z));
+  return m > VEL_LIMIT ? v * (VEL_LIMIT / m) : v;
 }
 
 // Minimum image under wrap: off -= size * round(off / size), round(x) = floor(x + 0.5).
