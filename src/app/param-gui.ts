@@ -67,7 +67,7 @@ export class ParamGui {
 
   constructor(private readonly opts: ParamGuiOptions) {
     const { flock } = opts;
-    this.gui = new GUI({ width: 300 });
+    this.gui = new GUI({ width: 270 });
     this.gui.domElement.id = 'param-gui';
     const params = flock.params as unknown as Record<string, unknown>;
     const maxCount = flock.maxCount > 0 ? flock.maxCount : Infinity;

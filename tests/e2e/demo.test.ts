@@ -1,0 +1,251 @@
+// The demo page end to end: Vite's dev server, the system Chromium (SwiftShader), the URL query,
+// the overlay, window.flock / window.flockReady, and pixels that show a moving flock.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+
+const executablePath = findChromium();
+const root = join(import.meta.dirname, '../..');
+
+/** A free localhost port (bind to 0, read it, release it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * In the page: draws the flock's canvas into a 2D canvas (a WebGL canvas is rendered right
+ * before, in the same task, so its drawing buffer is still there), counts pixels that are not the
+ * background #05080f, and compares with the previous grab (kept in the page) pixel by pixel.
+ */
+async function grab(
+  page: Page,
+): Promise<{ lit: number; changed: number; width: number; height: number }> {
+  return page.evaluate(async () => {
+    const flock = await window.flockReady!;
+    const src = flock.canvas;
+    flock.render();
+    const copy = document.createElement('canvas');
+    copy.width = src.width;
+    copy.height = src.height;
+    const ctx = copy.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(src, 0, 0);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    const w = window as unknown as { __lastGrab?: Uint8ClampedArray };
+    const prev = w.__lastGrab;
+    let lit = 0;
+    let changed = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const d = Math.abs(data[i]! - 5) + Math.abs(data[i + 1]! - 8) + Math.abs(data[i + 2]! - 15);
+      if (d > 24) lit++;
+      if (prev && prev.length === data.length) {
+        const c =
+          Math.abs(data[i]! - prev[i]!) +
+          Math.abs(data[i + 1]! - prev[i + 1]!) +
+          Math.abs(data[i + 2]! - prev[i + 2]!);
+        if (c > 24) changed++;
+      }
+    }
+    w.__lastGrab = data;
+    return { lit, changed, width: copy.width, height: copy.height };
+  });
+}
+
+/** Opens the demo and waits for the flock; a page that fails to load says why (console errors). */
+async function open(page: Page, query: string): Promise<void> {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${baseUrl}/${query}`);
+  try {
+    await page.waitForFunction(() => window.flockReady !== undefined, null, { timeout: 60_000 });
+  } catch (e) {
+    throw new Error(`the demo did not start: ${problems.join(' | ') || String(e)}`);
+  }
+  await page.evaluate(() => window.flockReady!.then(() => undefined));
+}
+
+let server: ViteDevServer;
+let context: BrowserContext;
+let profile: string;
+let baseUrl = '';
+const pageErrors: string[] = [];
+
+describe.skipIf(!executablePath)('demo page', () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await createServer({
+      root,
+      logLevel: 'error',
+      // Own dependency cache: other test runs may be using node_modules/.vite at the same time.
+      cacheDir: join(tmpdir(), 'gpu-flock-e2e-vite'),
+      // Pre-bundle up front, so Vite never reloads the page mid-test after discovering a dependency.
+      optimizeDeps: { include: ['dat.gui', 'gl-matrix', 'twgl.js'] },
+      server: { host: '127.0.0.1', port, strictPort: true, hmr: false },
+    });
+    await server.listen();
+    baseUrl = `http://127.0.0.1:${port}`;
+    profile = mkdtempSync(join(tmpdir(), 'gpu-flock-e2e-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: executablePath!,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 800, height: 600 },
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await server?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  test('?count=2000&backend=webgl2: a moving, non-blank flock and the backend in the overlay', async () => {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await open(page, '?count=2000&backend=webgl2');
+    const info = await page.evaluate(() => ({
+      backend: window.flock!.backend,
+      count: window.flock!.params.count,
+      running: window.flock!.running,
+    }));
+    expect(info).toEqual({ backend: 'webgl2', count: 2000, running: true });
+
+    await page.waitForTimeout(300);
+    const a = await grab(page);
+    await page.waitForTimeout(400);
+    const b = await grab(page);
+    expect(a.width).toBeGreaterThan(100);
+    // 2,000 boids of a few pixels each: well over 1,000 lit pixels, far from the whole canvas.
+    expect(a.lit).toBeGreaterThan(1000);
+    expect(a.lit).toBeLessThan(0.8 * a.width * a.height);
+    expect(b.lit).toBeGreaterThan(1000);
+    expect(b.changed).toBeGreaterThan(200);
+
+    await page.waitForFunction(() =>
+      document.querySelector('[data-field=backend]')?.textContent?.includes('webgl2'),
+    );
+    await expect
+      .poll(() => page.locator('[data-field=fps]').textContent())
+      .toMatch(/[1-9][\d.]* fps/);
+    const shot = await page.screenshot();
+    writeFileSync('/tmp/demo.png', shot);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  test('invalid URL parameters are shown and ignored; the flock runs with the rest', async () => {
+    const page = await context.newPage();
+    await open(page, '?count=-5&perceptionRadius=abc&seed=7&backend=webgl2');
+    const errors = await page.locator('#overlay .error').allTextContents();
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain('count = -5 is not allowed');
+    expect(errors[1]).toContain('perceptionRadius = "abc" is not allowed');
+    const params = await page.evaluate(() => window.flock!.params);
+    expect(params.count).toBe(16384);
+    expect(params.perceptionRadius).toBe(2);
+    expect(params.seed).toBe(7);
+    await page.close();
+  });
+
+  test('window.flock survives re-initialisation through setParams', async () => {
+    const page = await context.newPage();
+    await open(page, '?count=1000&backend=webgl2&paused');
+    const r = await page.evaluate(async () => {
+      const before = window.flock!;
+      const running = before.running;
+      before.setParams({ count: 1500 });
+      const state = await before.readState();
+      return {
+        same: window.flock === before && (await window.flockReady) === before,
+        running,
+        count: window.flock!.params.count,
+        stateCount: state.count,
+      };
+    });
+    expect(r).toEqual({ same: true, running: false, count: 1500, stateCount: 1500 });
+    // The GUI follows: its count control shows the new value after a sync.
+    await page.close();
+  });
+
+  test('GUI and camera: a rejected value is shown and reverts; drag rotates, wheel zooms', async () => {
+    const page = await context.newPage();
+    await open(page, '?backend=cpu&count=500');
+    const row = (name: string) => page.locator('#param-gui li', { hasText: name }).first();
+    // minSpeed above maxSpeed (5) is rejected by setParams.
+    const minSpeed = row('minSpeed').locator('input');
+    await minSpeed.fill('10');
+    await minSpeed.press('Enter');
+    await expect
+      .poll(() => page.locator('#overlay .error').allTextContents())
+      .toEqual([
+        expect.stringContaining('minSpeed = 10 is not allowed; allowed: 0 to maxSpeed (5)'),
+      ]);
+    expect(await minSpeed.inputValue()).toBe('2');
+    expect(await page.evaluate(() => window.flock!.params.minSpeed)).toBe(2);
+    // An accepted change applies and clears the message; a dropdown gives the schema's number.
+    await row('dimensions').locator('select').selectOption('2');
+    expect(await page.evaluate(() => window.flock!.params.dimensions)).toBe(2);
+    await row('dimensions').locator('select').selectOption('3');
+    expect(await page.locator('#overlay .error').count()).toBe(0);
+
+    const cam0 = await page.evaluate(() => ({ ...window.flock!.camera }));
+    await page.mouse.move(300, 300);
+    await page.mouse.down();
+    await page.mouse.move(380, 340, { steps: 4 });
+    await page.mouse.up();
+    await page.mouse.wheel(0, 200);
+    const cam1 = await page.evaluate(() => ({ ...window.flock!.camera }));
+    expect(cam1.yaw).toBeLessThan(cam0.yaw);
+    expect(cam1.pitch).toBeGreaterThan(cam0.pitch);
+    await expect
+      .poll(() => page.evaluate(() => window.flock!.camera.distance))
+      .toBeGreaterThan(cam0.distance);
+    await page.close();
+  });
+
+  test('the cpu backend draws a moving flock too', async () => {
+    const page = await context.newPage();
+    await open(page, '?backend=cpu&count=1500');
+    expect(await page.evaluate(() => window.flock!.backend)).toBe('cpu');
+    await page.waitForTimeout(300);
+    const a = await grab(page);
+    await page.waitForTimeout(400);
+    const b = await grab(page);
+    expect(a.lit).toBeGreaterThan(1000);
+    expect(b.changed).toBeGreaterThan(200);
+    writeFileSync('/tmp/demo-cpu.png', await page.screenshot());
+    await page.close();
+  });
+
+  test('a backend that cannot start is reported on the page', async () => {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/?backend=cpu&count=5000`);
+    await page.waitForFunction(() => window.flockReady !== undefined);
+    const err = await page.evaluate(() =>
+      window.flockReady!.then(
+        () => 'started',
+        (e: Error) => e.message,
+      ),
+    );
+    expect(err).toMatch(/count = 5000.*4096/);
+    await expect
+      .poll(() => page.locator('[data-field=fatal]').textContent())
+      .toMatch(/could not start/);
+    await page.close();
+  });
+});
