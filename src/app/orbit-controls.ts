@@ -51,7 +51,12 @@ export class OrbitControls {
   }
 
   private down(e: PointerEvent): void {
-    this.element.setPointerCapture(e.pointerId);
+    try {
+      // Keeps the drag when the pointer leaves the window; throws for a pointer that is not active (synthetic events).
+      this.element.setPointerCapture(e.pointerId);
+    } catch {
+      // Dragging still works inside the element.
+    }
     this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     this.pinchDistance = this.currentPinchDistance();
     this.element.classList.add('dragging');

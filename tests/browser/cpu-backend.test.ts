@@ -142,3 +142,32 @@ test('the page stays responsive while the worker steps', async () => {
   if (elapsed > 100) expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
   b.dispose();
 });
+
+test('a worker that fails to load: the steps carry on on the main thread, in order', async () => {
+  const Original = globalThis.Worker;
+  // A worker whose script never loads: it fires 'error' a moment after construction.
+  class BrokenWorker {
+    onmessage: unknown = null;
+    onmessageerror: unknown = null;
+    onerror: ((e: ErrorEvent) => void) | null = null;
+    constructor() {
+      setTimeout(() => this.onerror?.(new ErrorEvent('error', { message: 'boom' })), 20);
+    }
+    postMessage(): void {}
+    terminate(): void {}
+  }
+  globalThis.Worker = BrokenWorker as unknown as typeof Worker;
+  try {
+    const p = parityParams({ count: 800 });
+    const s0 = initialState(p);
+    const b = await make(p, s0);
+    expect(b.deviceInfo).toContain('worker');
+    b.step(3);
+    const got = await b.readState();
+    expect(b.deviceInfo).toContain('main thread');
+    expect(maxAbsDiff(got, referenceSteps(s0, p, 3))).toBeLessThan(1e-6);
+    b.dispose();
+  } finally {
+    globalThis.Worker = Original;
+  }
+});
