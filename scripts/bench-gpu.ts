@@ -12,16 +12,18 @@
  *
  *   npm run bench:gpu -- [--modes counting,bitonic,brute] [--min-n 16384] [--max-n 4194304]
  *     [--budget-s 60] [--max-step-ms 400] [--measure-ms 1500] [--copy-mib 256] [--wg 256]
- *     [--wg-sweep 64,128] [--backend default|opengl] [--dawn PATH] [--out DIR]
- * --wg-sweep re-measures the counting grid at 1M and 4M boids (those in the sweep) with other
- * workgroup sizes of the per-boid passes (--wg, default 256).
+ *     [--wg-sweep 64,128] [--probe] [--extra-n 1048576,4194304] [--backend default|opengl]
+ *     [--dawn PATH] [--out DIR]
+ * --wg-sweep re-measures the counting grid at --extra-n sizes (those in the sweep) with other
+ * workgroup sizes of the per-boid passes (--wg, default 256); --probe adds a steer pass without
+ * its candidate loop there (diagnostics, not a simulation).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateParams, type FlockParams } from '../src/core/params';
 import { initialState } from '../src/core/state';
 import { createDawnDevice, type DawnDevice } from '../src/webgpu/node-dawn';
-import { createComputePrograms } from '../src/webgpu/shaders';
+import { WGSL_FILES, createComputePrograms } from '../src/webgpu/shaders';
 import { BufferUsage } from '../src/webgpu/constants';
 import {
   BOID_BYTES,
@@ -32,6 +34,17 @@ import {
 import type { PassName } from '../src/webgpu/timing';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
+
+/** The candidate loop of steer.wgsl, and the probe that replaces it (counts, touches no boid). */
+const STEER_LOOP = `  for (var j = cellStart[first]; j < end; j++) {
+    let o = sorted[j];
+    let d = offsetTo(p, o.pos.xyz);
+    let d2 = dot(d, d);
+    if (j != i && d2 > P.eps2 && d2 < P.r2) {
+      addNeighbor(acc, d, d2, o.vel.xyz);
+    }
+  }`;
+const STEER_PROBE = `  (*acc).n += end - cellStart[first];`;
 const PASSES: Exclude<PassName, 'draw'>[] = ['key', 'sort', 'cellTable', 'reorder', 'steer'];
 
 interface Args {
@@ -44,6 +57,8 @@ interface Args {
   copyMiB: number;
   wg: number;
   wgSweep: number[];
+  probe: boolean;
+  extraN: number[];
   backend: 'default' | 'opengl' | undefined;
   dawn: string | undefined;
   out: string;
@@ -66,6 +81,8 @@ function parseArgs(argv: string[]): Args {
     copyMiB: num('copy-mib', 256),
     wg: num('wg', 256),
     wgSweep: (get('wg-sweep') ?? '').split(',').filter(Boolean).map(Number),
+    probe: argv.includes('--probe'),
+    extraN: (get('extra-n') ?? '1048576,4194304').split(',').map(Number),
     backend: backend === 'default' || backend === 'opengl' ? backend : undefined,
     dawn: get('dawn') ?? process.env.DAWN_NODE,
     out: get('out') ?? 'bench-results',
@@ -243,6 +260,7 @@ function table(rows: Row[], copyGBps: number): string {
     'MB/step',
     'GB/s',
     '% copy',
+    'note',
   ];
   const lines = rows.map((r) => {
     const mb = Object.values(r.passBytes).reduce((a, b) => a + b, 0) / 1e6;
@@ -258,6 +276,7 @@ function table(rows: Row[], copyGBps: number): string {
       mb.toFixed(1),
       fmt(r.effectiveGBps),
       fmt((100 * r.effectiveGBps) / copyGBps, 2),
+      r.note ?? '',
     ];
   });
   const all = [head, ...lines];
@@ -384,21 +403,30 @@ async function main(): Promise<void> {
     }
     sim.dispose();
   }
-  // Other workgroup sizes of the counting grid at 1M and 4M boids.
-  for (const n of [1048576, 4194304].filter((x) => sizes.includes(x))) {
-    for (const wg of args.wgSweep) {
+  // Other workgroup sizes of the counting grid at 1M and 4M boids (--extra-n), and a steer pass
+  // without the candidate loop (only the cell-table lookups, the row logic, integrate and the
+  // writes) to split the steer time between finding the candidates and testing them.
+  const probeSteer = WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE);
+  if (probeSteer === WGSL_FILES['steer.wgsl']) throw new Error('steer.wgsl: probe loop not found');
+  const extras = [
+    ...args.wgSweep.map((wg) => ({ wg, probe: false })),
+    ...(args.probe ? [{ wg: args.wg, probe: true }] : []),
+  ];
+  for (const n of args.extraN.filter((x) => sizes.includes(x))) {
+    for (const { wg, probe } of extras) {
       const sim = await createFlockSimulation({
         device,
         params: { ...sceneParams(n, 'counting'), count: 1 },
         initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
         workgroupSize: wg,
         label: `bench.wg${wg}`,
+        ...(probe ? { shaderFiles: { 'steer.wgsl': probeSteer } } : {}),
       });
       const row = await runConfig(sim, 'counting', n);
-      row.note = 'workgroup sweep';
+      row.note = probe ? 'probe: no candidate loop' : 'workgroup sweep';
       rows.push(row);
       console.log(
-        `[bench-gpu] workgroup ${row.workgroupSize} N=${n}: ${row.stepMsMedian.toFixed(3)} ms/step, steer ${fmt(row.passMs.steer)} ms`,
+        `[bench-gpu] ${probe ? 'probe' : 'workgroup'} ${row.workgroupSize} N=${n}: ${row.stepMsMedian.toFixed(3)} ms/step, steer ${fmt(row.passMs.steer)} ms`,
       );
       sim.dispose();
     }
