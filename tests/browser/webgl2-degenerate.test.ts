@@ -10,6 +10,7 @@ import { allFinite, checkTolerance, parityParams } from '../support/compare';
 
 let backend: WebGL2Backend | null = null;
 afterEach(() => {
+  if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
   backend?.dispose();
   backend?.canvas.remove();
   backend = null;

@@ -1,0 +1,131 @@
+// WebGL2 drawing: ~2,000 boids draw something, the picture changes as they move, both draw modes
+// give the same pixels, and a boid's colour is the speed ramp of src/core/render-math.ts.
+import { afterEach, describe, expect, test } from 'vitest';
+import type { RenderView } from '../../src/backend';
+import type { FlockParams } from '../../src/core/params';
+import { boidSizeFor, defaultCamera, speedColor, viewProjection } from '../../src/core/render-math';
+import { initialState, type FlockState } from '../../src/core/state';
+import { createWebGL2Backend, type WebGL2Backend } from '../../src/webgl2/webgl2-backend';
+import { parityParams } from '../support/compare';
+
+const SIZE = 160;
+const BACKGROUND = [5, 8, 15]; // round(255 * [0.02, 0.03, 0.06])
+
+let backend: WebGL2Backend | null = null;
+afterEach(() => {
+  if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
+  backend?.dispose();
+  backend?.canvas.remove();
+  backend = null;
+});
+
+async function make(params: FlockParams, state: FlockState = initialState(params)) {
+  const canvas = document.createElement('canvas');
+  canvas.width = SIZE;
+  canvas.height = SIZE;
+  document.body.append(canvas);
+  backend = await createWebGL2Backend({ canvas, params, state, disable: new Set() });
+  return backend;
+}
+
+function viewFor(params: FlockParams, boidSize = boidSizeFor(params)): RenderView {
+  const viewProj = viewProjection(defaultCamera(params), 1);
+  return { viewProj, width: SIZE, height: SIZE, boidSize };
+}
+
+/** Draws and reads the default framebuffer back in the same task (preserveDrawingBuffer is off). */
+function draw(b: WebGL2Backend, view: RenderView): Uint8Array {
+  b.render(view);
+  const gl = b.gl;
+  const px = new Uint8Array(4 * SIZE * SIZE);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  gl.readPixels(0, 0, SIZE, SIZE, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  expect(gl.getError()).toBe(gl.NO_ERROR);
+  return px;
+}
+
+function isBackground(px: Uint8Array, i: number): boolean {
+  return (
+    px[4 * i] === BACKGROUND[0] &&
+    px[4 * i + 1] === BACKGROUND[1] &&
+    px[4 * i + 2] === BACKGROUND[2]
+  );
+}
+
+function countDrawn(px: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < SIZE * SIZE; i++) if (!isBackground(px, i)) n++;
+  return n;
+}
+
+function countDifferent(a: Uint8Array, b: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < SIZE * SIZE; i++) {
+    if (a[4 * i] !== b[4 * i] || a[4 * i + 1] !== b[4 * i + 1] || a[4 * i + 2] !== b[4 * i + 2])
+      n++;
+  }
+  return n;
+}
+
+describe('webgl2 render', () => {
+  for (const dims of [3, 2] as const) {
+    test(`${dims}D: 2,000 boids draw, move, and both draw modes agree`, async () => {
+      const params = parityParams({ count: 2000, dimensions: dims, perceptionRadius: 1 });
+      const b = await make(params);
+      const view = viewFor(params);
+      const first = draw(b, view);
+      expect(isBackground(first, 0)).toBe(true); // a corner shows the clear colour
+      const drawn = countDrawn(first);
+      expect(drawn).toBeGreaterThan(0.03 * SIZE * SIZE);
+      expect(drawn).toBeLessThan(0.9 * SIZE * SIZE);
+      expect(first[3]).toBe(255);
+
+      b.drawMode = 'vertex-id';
+      const vertexId = draw(b, view);
+      expect(countDifferent(first, vertexId)).toBe(0);
+      b.drawMode = 'instanced';
+
+      b.step(5);
+      const later = draw(b, view);
+      expect(countDifferent(first, later)).toBeGreaterThan(0.01 * SIZE * SIZE);
+      expect(countDrawn(later)).toBeGreaterThan(0.03 * SIZE * SIZE);
+    });
+  }
+
+  test('a boid is coloured by its speed with the SPEED_RAMP stops, oriented along its velocity', async () => {
+    const params = parityParams({ count: 1, dimensions: 2 });
+    const speed = 3.5;
+    const state = initialState(params);
+    state.positions.set([0, 0, 0, 0]);
+    state.velocities.set([speed, 0, 0, 0]);
+    const b = await make(params, state);
+    const px = draw(b, viewFor(params, 12));
+    // Tally the drawn colours; edges blend with the background under MSAA, the inside does not.
+    const tally = new Map<string, number>();
+    let minX = SIZE;
+    let maxX = 0;
+    let minY = SIZE;
+    let maxY = 0;
+    for (let i = 0; i < SIZE * SIZE; i++) {
+      if (isBackground(px, i)) continue;
+      const key = `${px[4 * i]},${px[4 * i + 1]},${px[4 * i + 2]}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+      const x = i % SIZE;
+      const y = Math.floor(i / SIZE);
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    }
+    const [top] = [...tally.entries()].sort((a, c) => c[1] - a[1]);
+    const got = top![0].split(',').map(Number);
+    const ramp = speedColor(speed, params.minSpeed, params.maxSpeed);
+    const shades = [1, 0.8, 0.6, 0.7];
+    const closest = Math.min(
+      ...shades.map((s) => Math.max(...ramp.map((c, k) => Math.abs(c * s * 255 - got[k]!)))),
+    );
+    expect(closest).toBeLessThanOrEqual(1.5);
+    // Moving along +x: the arrow is longer along x (1 boid length) than across (0.5).
+    expect(maxX - minX).toBeGreaterThan(1.5 * (maxY - minY));
+  });
+});
