@@ -28,6 +28,8 @@ export const DISABLE_NAMES = [
   'EXT_color_buffer_float',
   'webgl2-tf',
   'cpu',
+  'timestamp-query',
+  'EXT_disjoint_timer_query_webgl2',
 ] as const;
 
 export type BackendChoice = 'auto' | BackendKind;

@@ -8,19 +8,14 @@ import { registerBackend, SOFTWARE_RENDERER } from './backends';
 registerBackend('webgpu', {
   async probe(disable) {
     if (disable.has('webgpu')) return { ok: false, reason: "hidden by disable: ['webgpu']" };
-    if (typeof navigator === 'undefined' || !navigator.gpu)
+    if (typeof navigator === 'undefined' || !navigator.gpu) {
       return { ok: false, reason: 'navigator.gpu is missing (no WebGPU in this browser)' };
+    }
     const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) return { ok: false, reason: 'navigator.gpu.requestAdapter() returned null' };
-    const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-    const legacy = adapter as GPUAdapter & { isFallbackAdapter?: boolean };
-    const software =
-      Boolean(info.isFallbackAdapter ?? legacy.isFallbackAdapter) ||
-      SOFTWARE_RENDERER.test(info.architecture ?? '');
-    const desc = [info.vendor, info.architecture, info.device, info.description]
-      .filter(Boolean)
-      .join(' ');
-    return { ok: true, software, info: desc || 'unknown adapter' };
+    const { isFallbackAdapter, describeAdapter } = await import('./webgpu/device');
+    const info = describeAdapter(adapter);
+    return { ok: true, software: isFallbackAdapter(adapter) || SOFTWARE_RENDERER.test(info), info };
   },
   create: async (init) => (await import('./webgpu/webgpu-backend')).createWebGPUBackend(init),
 });
