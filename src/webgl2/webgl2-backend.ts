@@ -150,12 +150,12 @@ class WebGL2BackendImpl implements WebGL2Backend {
     }
   }
 
-  private checkTable(grid: Grid): TexLayout {
+  private checkTable(grid: Grid, count: number): TexLayout {
     const layout = cellTableLayout(grid.cellCount);
     if (layout.width > this.maxTextureSize || layout.height > this.maxTextureSize) {
       throw new FlockError(
         'count',
-        this.params.count,
+        count,
         `a count whose grid fits one texture (MAX_TEXTURE_SIZE = ${this.maxTextureSize})`,
         `the grid has ${grid.cellCount} cells (${grid.dims.join(' x ')})`,
       );
@@ -169,7 +169,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
     if (!gl.getExtension('EXT_color_buffer_float')) {
       throw new FlockError('backend', 'webgl2', 'a device with EXT_color_buffer_float');
     }
-    const tableLayout = this.checkTable(this.grid);
+    const tableLayout = this.checkTable(this.grid, this.params.count);
     const layout = powerOfTwoLayout(this.count);
     const env: PassEnv = { gl, vao: gl.createVertexArray()!, programs: new ProgramCache(gl) };
     const reader = new AsyncReader(gl);
@@ -321,7 +321,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
   setParams(params: FlockParams): void {
     if (this.disposed) return;
     const grid = gridFor(params);
-    const tableLayout = this.checkTable(grid);
+    const tableLayout = this.checkTable(grid, params.count);
     const searchChanged = params.neighborSearch !== this.params.neighborSearch;
     this.params = params;
     this.grid = grid;
