@@ -24,8 +24,14 @@ export class GpuTimer {
   private readonly samples = new Map<PassName, number[]>();
   private active: { pass: PassName; query: WebGLQuery } | null = null;
 
-  constructor(private readonly gl: WebGL2RenderingContext) {
-    this.ext = gl.getExtension('EXT_disjoint_timer_query_webgl2') as TimerExt | null;
+  /** `disabled`: act as if the extension were missing (FlockOptions.disable). */
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    disabled = false,
+  ) {
+    this.ext = disabled
+      ? null
+      : (gl.getExtension('EXT_disjoint_timer_query_webgl2') as TimerExt | null);
   }
 
   get enabled(): boolean {

@@ -173,7 +173,7 @@ class WebGL2BackendImpl implements WebGL2Backend {
     const layout = powerOfTwoLayout(this.count);
     const env: PassEnv = { gl, vao: gl.createVertexArray()!, programs: new ProgramCache(gl) };
     const reader = new AsyncReader(gl);
-    const timer = new GpuTimer(gl);
+    const timer = new GpuTimer(gl, this.init.disable.has('EXT_disjoint_timer_query_webgl2'));
     const made: Target[] = [];
     let bounds: CellBounds | null = null;
     const target = (l: TexLayout, formats: number[], label: string) => {
