@@ -679,18 +679,6 @@ export class Flock extends EventTarget {
     this._cleanups.push(() => this._canvasObserver?.disconnect());
   }
 
-  /** @internal simulate page visibility (tests). */
-  _setHiddenForTest(hidden: boolean): void {
-    this._hidden = hidden;
-    if (!hidden) {
-      this._clock.reset();
-      this._schedule();
-    } else if (this._raf) {
-      cancelAnimationFrame(this._raf);
-      this._raf = 0;
-    }
-  }
-
   /** @internal whether the loop is idling (hidden page or off-screen canvas). */
   get _idle(): boolean {
     return this._hidden || this._offscreen;
