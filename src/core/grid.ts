@@ -37,20 +37,27 @@ export function gridFor(
     boxSize[a] = p.boundsMax[a]! - p.boundsMin[a]!;
     if (a < axes) volume *= boxSize[a]!;
   }
-  const target = Math.max(p.perceptionRadius, Math.pow(volume / maxCellsFor(p.count), 1 / axes));
+  // Start from the cube root of the volume per allowed cell; grow while thin boxes (a wide,
+  // flat box rounds every axis up) still give more cells than allowed.
+  const maxCells = maxCellsFor(p.count);
+  let target = Math.max(p.perceptionRadius, Math.pow(volume / maxCells, 1 / axes));
   const dims: Vec3 = [1, 1, 1];
   const cellSize: Vec3 = [1, 1, 1];
-  for (let a = 0; a < axes; a++) {
-    const size = boxSize[a]!;
-    if (p.boundary === 'wrap') {
-      // Tile the box exactly; validation guarantees size / r >= 3, so size / 3 >= r.
-      const n = Math.max(3, Math.floor(size / target));
-      dims[a] = n;
-      cellSize[a] = size / n;
-    } else {
-      dims[a] = Math.max(1, Math.ceil(size / target));
-      cellSize[a] = target;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    for (let a = 0; a < axes; a++) {
+      const size = boxSize[a]!;
+      if (p.boundary === 'wrap') {
+        // Tile the box exactly; validation guarantees size / r >= 3, so size / 3 >= r.
+        const n = Math.max(3, Math.floor(size / target));
+        dims[a] = n;
+        cellSize[a] = size / n;
+      } else {
+        dims[a] = Math.max(1, Math.ceil(size / target));
+        cellSize[a] = target;
+      }
     }
+    if (dims[0] * dims[1] * dims[2] <= maxCells) break;
+    target *= 1.25;
   }
   if (axes === 2) cellSize[2] = Math.max(1, boxSize[2]!);
   return { dims, cellSize, cellCount: dims[0] * dims[1] * dims[2], boxSize };

@@ -96,6 +96,14 @@ describe('grid', () => {
     expect(g.cellSize[0]).toBeGreaterThan(2);
   });
 
+  test('a thin box (1000 x 1000 x 1) stays within the cell budget', () => {
+    const p = validateParams({ count: 1000, boundsMin: [0, 0, 0], boundsMax: [1000, 1000, 1] });
+    const g = gridFor(p);
+    expect(g.cellCount).toBeLessThanOrEqual(4096);
+    expect(g.cellSize[0]).toBeGreaterThanOrEqual(2);
+    expect(g.dims[2]).toBe(1);
+  });
+
   test('wrap tiles the box exactly with >= 3 cells per axis', () => {
     const g = gridFor(
       validateParams({
