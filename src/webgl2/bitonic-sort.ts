@@ -3,23 +3,12 @@
  * RG32UI (key, payload) pairs in log2 M (log2 M + 1) / 2 fragment passes, ping-ponging between
  * two targets of the same layout. Ordered by key, then payload: with unique payloads the result
  * is total and deterministic. Pad to a power of two with key 0xFFFFFFFF (sorts last).
+ * The network is src/core/bitonic.ts's (tested on arrays there).
  * As in the GPU Gems 2 chapter 46 "Improved GPU Sorting" (Kipfer, Westermann), one pass per stage.
  */
+import { bitonicPasses } from '../core/bitonic';
 import type { PassEnv } from './pass-env';
 import { drawPass, type Target } from './textures';
-
-/** Number of fragment passes for M = 2^m elements: m (m + 1) / 2. */
-export function bitonicPassCount(m: number): number {
-  const log2 = Math.round(Math.log2(m));
-  return (log2 * (log2 + 1)) / 2;
-}
-
-/** The (k, j) stages of the network for M elements, in order. */
-export function bitonicStages(m: number): [k: number, j: number][] {
-  const out: [number, number][] = [];
-  for (let k = 2; k <= m; k *= 2) for (let j = k / 2; j >= 1; j /= 2) out.push([k, j]);
-  return out;
-}
 
 /**
  * Sorts the M = a.layout.texels pairs in `a`, using `b` as scratch (same layout, RG32UI).
@@ -31,7 +20,7 @@ export function runBitonicSort(env: PassEnv, a: Target, b: Target): Target {
   const prog = env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl');
   let src = a;
   let dst = b;
-  for (const [k, j] of bitonicStages(a.layout.texels)) {
+  for (const { k, j } of bitonicPasses(a.layout.texels)) {
     drawPass(env.gl, env.vao, dst, prog, {
       uKeys: src.textures[0],
       uShift: a.layout.shift,

@@ -40,4 +40,22 @@ describe('bitonic network', () => {
       for (let i = n; i < m; i++) expect(keys[i]).toBe(0xffffffff);
     },
   );
+
+  test('sorts every count 1..300 with duplicate keys, padded with sentinels', () => {
+    const rand = mulberry32(99);
+    for (let n = 1; n <= 300; n++) {
+      const m = nextPow2(n);
+      const keys = new Uint32Array(m).fill(0xffffffff);
+      const ids = new Uint32Array(m);
+      for (let i = 0; i < m; i++) ids[i] = i;
+      for (let i = 0; i < n; i++) keys[i] = Math.floor(rand() * 8);
+      bitonicSortPairs(keys, ids);
+      for (let i = 1; i < m; i++) {
+        const ordered =
+          keys[i - 1]! < keys[i]! || (keys[i - 1] === keys[i] && ids[i - 1]! < ids[i]!);
+        expect(ordered, `n = ${n}, i = ${i}`).toBe(true);
+      }
+      expect([...ids].sort((a, b) => a - b)).toEqual([...Array(m).keys()]);
+    }
+  });
 });
