@@ -1,5 +1,6 @@
 #version 300 es
 // Debug pass: |N_i| per boid, gathered exactly as the steer pass gathers (grid or all pairs).
+#include "gpgpu.glsl"
 #include "neighbor-search.glsl"
 
 out uvec4 outCount;

@@ -1,6 +1,7 @@
 #version 300 es
 // Pass 5, steer + integrate: one fragment per boid, reading only the previous state (Jacobi),
 // writing the new position and velocity to two RGBA32F targets in the same order.
+#include "gpgpu.glsl"
 #include "neighbor-search.glsl"
 
 layout(location = 0) out vec4 outPos;

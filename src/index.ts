@@ -35,6 +35,16 @@ registerBackend('webgl2', {
   create: async (init) => (await import('./webgl2/webgl2-backend')).createWebGL2Backend(init),
 });
 
+registerBackend('webgl2-tf', {
+  async probe(disable) {
+    const { probeWebGL2 } = await import('./webgl2/capabilities');
+    const p = probeWebGL2(disable);
+    if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };
+    return { ok: true, software: SOFTWARE_RENDERER.test(p.renderer ?? ''), info: p.renderer ?? '' };
+  },
+  create: async (init) => (await import('./webgl2/webgl2-tf-backend')).createWebGL2TFBackend(init),
+});
+
 registerBackend('cpu', {
   async probe(disable) {
     if (disable.has('cpu')) return { ok: false, reason: "hidden by disable: ['cpu']" };

@@ -55,7 +55,8 @@ function compileShader(
 
 /**
  * Compiles and links `vertFile` + `fragFile` (names of files in `files`, default glsl/), with
- * `defines` inserted after `#version`.
+ * `defines` inserted after `#version`. `feedback`: vertex outputs captured by transform feedback,
+ * one SEPARATE_ATTRIBS buffer binding each, in order (set before linking, as GLSL ES 3.00 asks).
  * @throws ShaderError with the original file name and 1-based line of the first error.
  */
 export function createProgram(
@@ -64,6 +65,7 @@ export function createProgram(
   fragFile: string,
   defines: Defines = {},
   files: Readonly<Record<string, string>> = GLSL_FILES,
+  feedback: readonly string[] = [],
 ): GLProgram {
   const vsrc = resolveShader(vertFile, files, defines);
   const fsrc = resolveShader(fragFile, files, defines);
@@ -84,6 +86,7 @@ export function createProgram(
   }
   gl.attachShader(program, vs);
   gl.attachShader(program, fs);
+  if (feedback.length) gl.transformFeedbackVaryings(program, feedback, gl.SEPARATE_ATTRIBS);
   gl.linkProgram(program);
   // The program keeps what it needs; the shader objects can go now.
   gl.detachShader(program, vs);
@@ -115,11 +118,17 @@ export class ProgramCache {
 
   constructor(private readonly gl: WebGL2RenderingContext) {}
 
-  get(vertFile: string, fragFile: string, defines: Defines = {}): GLProgram {
-    const key = `${vertFile}|${fragFile}|${JSON.stringify(Object.entries(defines).sort())}`;
+  /** `feedback`: transform-feedback outputs (createProgram); part of the cache key. */
+  get(
+    vertFile: string,
+    fragFile: string,
+    defines: Defines = {},
+    feedback: readonly string[] = [],
+  ): GLProgram {
+    const key = `${vertFile}|${fragFile}|${JSON.stringify(Object.entries(defines).sort())}|${feedback.join(',')}`;
     let p = this.programs.get(key);
     if (!p) {
-      p = createProgram(this.gl, vertFile, fragFile, defines);
+      p = createProgram(this.gl, vertFile, fragFile, defines, GLSL_FILES, feedback);
       this.programs.set(key, p);
     }
     return p;

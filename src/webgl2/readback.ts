@@ -1,10 +1,13 @@
 /**
- * Asynchronous readback: readPixels into a PIXEL_PACK_BUFFER, a fence, clientWaitSync polled from
- * setTimeout (WebGL updates sync status only between tasks), then getBufferSubData. The page never
- * blocks on the GPU. Owns the buffers and syncs of reads in flight; dispose() cancels them.
+ * Asynchronous readback: readPixels (or copyBufferSubData from a buffer) into a PIXEL_PACK_BUFFER,
+ * a fence, clientWaitSync polled from setTimeout (WebGL updates sync status only between tasks),
+ * then getBufferSubData. The page never blocks on the GPU, and the copy is taken at the point of
+ * the call, so later work on the source cannot change what is read. Owns the buffers and syncs of
+ * reads in flight; dispose() cancels them.
  */
 
-export interface ReadRequest {
+/** Pixels of one colour attachment of a framebuffer. */
+export interface PixelReadRequest {
   fbo: WebGLFramebuffer;
   /** gl.COLOR_ATTACHMENTk of `fbo`. */
   attachment: number;
@@ -17,6 +20,15 @@ export interface ReadRequest {
   /** Receives width * rows * 4 values. */
   dst: Float32Array | Uint32Array;
 }
+
+/** dst.byteLength bytes of a buffer from byte `offset` (default 0). */
+export interface BufferReadRequest {
+  buffer: WebGLBuffer;
+  offset?: number;
+  dst: Float32Array | Uint32Array;
+}
+
+export type ReadRequest = PixelReadRequest | BufferReadRequest;
 
 interface InFlight {
   buffer: WebGLBuffer;
@@ -32,6 +44,7 @@ export class AsyncReader {
 
   /**
    * Queues the reads after all submitted GL work and resolves once their data is in `dst`.
+   * With no requests it resolves once all submitted work has finished (a sync point).
    * @throws Error (rejects) when the context is lost or the reader is disposed meanwhile.
    */
   read(reqs: readonly ReadRequest[]): Promise<void> {
@@ -47,6 +60,19 @@ export class AsyncReader {
     gl.bindBuffer(gl.PIXEL_PACK_BUFFER, buffer);
     gl.bufferData(gl.PIXEL_PACK_BUFFER, bytes, gl.STREAM_READ);
     reqs.forEach((r, k) => {
+      if ('buffer' in r) {
+        gl.bindBuffer(gl.COPY_READ_BUFFER, r.buffer);
+        gl.copyBufferSubData(
+          gl.COPY_READ_BUFFER,
+          gl.PIXEL_PACK_BUFFER,
+          r.offset ?? 0,
+          offsets[k]!,
+          r.dst.byteLength,
+        );
+        // A buffer left on COPY_READ_BUFFER cannot be a transform-feedback target (BROWSER.md).
+        gl.bindBuffer(gl.COPY_READ_BUFFER, null);
+        return;
+      }
       gl.bindFramebuffer(gl.READ_FRAMEBUFFER, r.fbo);
       gl.readBuffer(r.attachment);
       gl.readPixels(0, 0, r.width, r.rows, r.format, r.type, offsets[k]!);

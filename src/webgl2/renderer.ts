@@ -25,10 +25,13 @@ for (let v = 0; v < BOID_MESH_VERTICES; v++) {
 }
 const RAMP = new Float32Array(SPEED_RAMP.flat());
 
-/** Clears the default framebuffer and draws `count` boids of `state` (positions, velocities). */
+/**
+ * Clears the default framebuffer and draws `count` boids of `state`: RGBA32F positions and
+ * velocities (textures[0], [1]) of one layout; a render target or sampled copies alike.
+ */
 export function runDraw(
   env: PassEnv,
-  state: Target,
+  state: Pick<Target, 'textures' | 'layout'>,
   count: number,
   params: FlockParams,
   view: RenderView,

@@ -68,7 +68,8 @@ export interface WebGL2Backend extends Backend {
   readonly gl: WebGL2RenderingContext;
 }
 
-const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
+/** The context attributes of both WebGL2 paths (the same canvas setup, the same pictures). */
+export const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
   antialias: true,
   preserveDrawingBuffer: false,
   alpha: false,
