@@ -35,7 +35,7 @@ function attach(f: Flock): void {
   document.body.appendChild(f.canvas);
 }
 
-describe.each(['webgl2'] as const)('%s lifecycle', (backend) => {
+describe.each(['webgl2', 'webgl2-tf'] as const)('%s lifecycle', (backend) => {
   test('context loss: no uncaught error, every resource rebuilt, the flock resumes with the same count and params', async () => {
     const errors: unknown[] = [];
     const onError = (e: ErrorEvent) => errors.push(e.error ?? e.message);

@@ -1,0 +1,194 @@
+// WebGL2 transform-feedback backend lifecycle (EXT_color_buffer_float hidden): dispose frees every
+// GL object (gl-tracker: buffers, textures, the feedback object), setState may change the count,
+// setParams may change the grid, timings, sync, and a lost context is rebuilt on restore.
+import { afterEach, describe, expect, test } from 'vitest';
+import { NO_PASS_TIMES } from '../../src/backend';
+import { validateParams, type FlockParams } from '../../src/core/params';
+import { referenceSteps } from '../../src/core/reference';
+import { initialState, type FlockState } from '../../src/core/state';
+import { liveGLObjectCount, liveGLObjects } from '../../src/webgl2/gl-tracker';
+import { createWebGL2TFBackend, type WebGL2TFBackend } from '../../src/webgl2/webgl2-tf-backend';
+import { checkTolerance, parityParams } from '../support/compare';
+
+let backend: WebGL2TFBackend | null = null;
+afterEach(() => {
+  backend?.dispose();
+  backend?.canvas.remove();
+  backend = null;
+});
+
+async function make(
+  params: FlockParams,
+  extra: { onLost?: (r: string) => void; onRestored?: () => void } = {},
+): Promise<WebGL2TFBackend> {
+  const canvas = document.createElement('canvas');
+  canvas.width = 32;
+  canvas.height = 32;
+  document.body.append(canvas);
+  backend = await createWebGL2TFBackend({
+    canvas,
+    params,
+    state: initialState(params),
+    disable: new Set(['EXT_color_buffer_float']),
+    ...extra,
+  });
+  return backend;
+}
+
+function expectSameState(got: FlockState, want: FlockState): void {
+  expect(got.count).toBe(want.count);
+  const wantVel = want.velocities.slice();
+  for (let i = 0; i < want.count; i++) wantVel[4 * i + 3] = 0;
+  expect(got.positions).toEqual(want.positions);
+  expect(got.velocities).toEqual(wantVel);
+}
+
+const view = {
+  viewProj: new Float32Array([0.05, 0, 0, 0, 0, 0.05, 0, 0, 0, 0, -0.05, 0, 0, 0, 0, 1]),
+  width: 32,
+  height: 32,
+  boidSize: 1,
+};
+
+describe('webgl2-tf lifecycle', () => {
+  test('dispose frees every GL object, is idempotent, and stops the backend', async () => {
+    const params = parityParams({ count: 1200 });
+    const b = await make(params);
+    const gl = b.gl;
+    expect(liveGLObjectCount(gl)).toBeGreaterThan(10);
+    b.step(2);
+    b.render(view);
+    b.drawMode = 'vertex-id';
+    b.render(view);
+    await b.readState();
+    await b.debugSortedKeys!();
+    await b.debugNeighborCounts!();
+    b.setParams({ ...params, neighborSearch: 'brute', perceptionRadius: 1.5 });
+    await b.debugNeighborCounts!();
+    b.setState(initialState({ ...params, count: 5000 }));
+    b.step(1);
+    const pending = b.readState();
+    expect(liveGLObjects(gl).TransformFeedback).toBe(1);
+    b.dispose();
+    await expect(pending).rejects.toThrow(/disposed/);
+    expect(liveGLObjects(gl)).toEqual(
+      Object.fromEntries(Object.keys(liveGLObjects(gl)).map((k) => [k, 0])),
+    );
+    expect(liveGLObjectCount(gl)).toBe(0);
+    b.dispose();
+    b.step(1);
+    b.render(view);
+    await expect(b.readState()).rejects.toThrow();
+    expect(liveGLObjectCount(gl)).toBe(0);
+    expect(gl.getError()).toBe(gl.NO_ERROR);
+  });
+
+  test('setState changes the count; readState returns exactly what was set', async () => {
+    const b = await make(parityParams({ count: 5000 }));
+    for (const count of [3, 1, 4097, 5000, 777]) {
+      const params = parityParams({ count, seed: count });
+      b.setParams(params);
+      const state = initialState(params);
+      for (let i = 0; i < count; i++) state.positions[4 * i + 3] = i % 5;
+      b.setState(state);
+      expectSameState(await b.readState(), state);
+      b.step(1);
+      const report = checkTolerance(
+        await b.readState(),
+        referenceSteps(state, params, 1),
+        params,
+        1,
+      );
+      expect(report.ok, `count ${count}: ${report.message}`).toBe(true);
+    }
+  });
+
+  test('setParams with another grid, bounds and boundary keeps the state and follows the reference', async () => {
+    const params = parityParams();
+    const b = await make(params);
+    const state = initialState(params);
+    const changed = validateParams(
+      { perceptionRadius: 1.3, boundary: 'wrap', boundsMin: [-10, -10, -10.5] },
+      params,
+    );
+    b.setParams(changed);
+    expectSameState(await b.readState(), state);
+    b.step(1);
+    const report = checkTolerance(
+      await b.readState(),
+      referenceSteps(state, changed, 1),
+      changed,
+      1,
+    );
+    expect(report.ok, report.message).toBe(true);
+  });
+
+  test('sync resolves after submitted work and rejects once disposed', async () => {
+    const b = await make(parityParams({ count: 700 }));
+    b.step(2);
+    await b.sync!();
+    const s = await b.readState();
+    expect(s.count).toBe(700);
+    const pending = b.sync!();
+    b.dispose();
+    await expect(pending).rejects.toThrow(/disposed/);
+    await expect(b.sync!()).rejects.toThrow(/disposed/);
+  });
+
+  test('timings: none without a GPU timer extension, gpu with one', async () => {
+    const b = await make(parityParams({ count: 500 }));
+    b.step(3);
+    b.render(view);
+    await b.readState();
+    const t = b.timings();
+    if (b.gl.getExtension('EXT_disjoint_timer_query_webgl2')) {
+      expect(t.timing).toBe('gpu');
+    } else {
+      expect(t).toEqual({ timing: 'none', passes: NO_PASS_TIMES });
+    }
+  });
+
+  test('context loss: onLost, no-ops while lost, rebuilt on restore with the last state', async () => {
+    const events: string[] = [];
+    let restored!: () => void;
+    let lost!: () => void;
+    const lostP = new Promise<void>((r) => (lost = r));
+    const restoredP = new Promise<void>((r) => (restored = r));
+    const params = parityParams({ count: 3000 });
+    const b = await make(params, {
+      onLost: (reason) => {
+        events.push(`lost: ${reason}`);
+        lost();
+      },
+      onRestored: () => {
+        events.push('restored');
+        restored();
+      },
+    });
+    const gl = b.gl;
+    const ext = gl.getExtension('WEBGL_lose_context')!;
+    b.step(2);
+    await b.readState();
+    ext.loseContext();
+    await lostP;
+    expect(events).toEqual(['lost: WebGL context lost']);
+    b.step(1);
+    b.render(view);
+    await expect(b.readState()).rejects.toThrow(/lost/);
+    // Chromium allows restoreContext() only once the lost event's dispatch has finished (it reads
+    // defaultPrevented afterwards); onLost runs inside that dispatch, so wait for the next task.
+    await new Promise((r) => setTimeout(r, 0));
+    ext.restoreContext();
+    await restoredP;
+    expect(events).toEqual(['lost: WebGL context lost', 'restored']);
+    expect(liveGLObjectCount(gl)).toBeGreaterThan(10);
+    // The last state given (the initial one) is back; the Flock re-sends its own snapshot.
+    const start = initialState(params);
+    expectSameState(await b.readState(), start);
+    b.step(1);
+    const report = checkTolerance(await b.readState(), referenceSteps(start, params, 1), params, 1);
+    expect(report.ok, report.message).toBe(true);
+    b.dispose();
+    expect(liveGLObjectCount(gl)).toBe(0);
+  });
+});
