@@ -8,6 +8,9 @@ import type { FlockState } from './core/state';
 export type BackendKind = 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
 export const BACKEND_LADDER: readonly BackendKind[] = ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
 
+/** The most boids the cpu backend steps (the reference grid step in a Web Worker). */
+export const CPU_MAX_COUNT = 4096;
+
 /** Per-pass times in milliseconds per step, or null where not measured. */
 export interface PassTimes {
   key: number | null;
@@ -75,6 +78,8 @@ export interface Backend {
   timings(): BackendTimings;
   /** Resolves once all submitted work has finished on the device (cheaper than readState). */
   sync?(): Promise<void>;
+  /** Steps submitted but not finished yet, where the backend can tell (the frame loop holds back above a few). */
+  readonly pendingSteps?: number;
   /** Renderer or adapter description, for the device report. */
   readonly deviceInfo?: string;
   /** Test hook: |N_i| per boid id for the current state, counted the way the step counts. */

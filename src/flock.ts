@@ -4,7 +4,7 @@
  * loss, and the page listeners (resize, visibility, intersection). Backends see only src/backend.ts.
  */
 import type { Backend, BackendKind, BackendTimings, PassTimes } from './backend';
-import { BACKEND_LADDER, NO_PASS_TIMES } from './backend';
+import { BACKEND_LADDER, CPU_MAX_COUNT, NO_PASS_TIMES } from './backend';
 import { backendEntry, planLadder, probeBackend } from './backends';
 import { FlockError, describeValue } from './core/errors';
 import { FixedStepClock } from './core/frame-clock';
@@ -18,9 +18,6 @@ import {
 import { boidSizeFor, defaultCamera, viewProjection, type OrbitCamera } from './core/render-math';
 import { cloneState, initialState, validateState, type FlockState } from './core/state';
 
-/** The most boids the cpu backend steps (a Web Worker running the reference grid step). */
-export const CPU_MAX_COUNT = 4096;
-
 /** Capability names `disable` accepts, to force any rung of the ladder on any machine. */
 export const DISABLE_NAMES = [
   'webgpu',
@@ -28,6 +25,7 @@ export const DISABLE_NAMES = [
   'EXT_color_buffer_float',
   'webgl2-tf',
   'cpu',
+  'worker',
   'timestamp-query',
   'EXT_disjoint_timer_query_webgl2',
 ] as const;
@@ -62,6 +60,8 @@ const OPTION_KEYS = ['backend', 'params', 'initialState', 'autoStart', 'disable'
 const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...BACKEND_LADDER];
 /** Seconds between asynchronous state snapshots (used to resume after context or device loss). */
 const SNAPSHOT_INTERVAL_S = 3;
+/** Steps a backend may have queued before the frame loop stops adding more. */
+const MAX_PENDING_STEPS = 4;
 /** Seconds between CPU-clock step timings when no GPU timer exists. */
 const TIMING_INTERVAL_S = 1;
 
@@ -562,7 +562,10 @@ export class Flock extends EventTarget {
     const b = this._backend;
     if (b && !this._contextLost) {
       const now = timeMs / 1000;
-      const n = this._clock.advance(now);
+      let n = this._clock.advance(now);
+      // Backpressure: a backend that runs behind real time (the cpu worker on a slow phone)
+      // gets no new steps until it catches up; the time is dropped, not queued.
+      if ((b.pendingSteps ?? 0) > MAX_PENDING_STEPS) n = 0;
       try {
         if (n > 0) this._stepTimed(b, n, now);
         this.render();
@@ -647,6 +650,7 @@ export class Flock extends EventTarget {
   }
 
   private _canvasObserver: IntersectionObserver | null = null;
+  private _resizeObserver: ResizeObserver | null = null;
 
   private _observeCanvas(): void {
     this._canvasObserver?.disconnect();
@@ -663,6 +667,14 @@ export class Flock extends EventTarget {
     });
     io.observe(this._canvas);
     this._canvasObserver = io;
+    // A paused flock redraws when its canvas changes size (the loop redraws every frame anyway).
+    this._resizeObserver?.disconnect();
+    if (typeof ResizeObserver !== 'undefined') {
+      this._resizeObserver = new ResizeObserver(() => {
+        if (!this._running) this.render();
+      });
+      this._resizeObserver.observe(this._canvas);
+    }
   }
 
   private _attachPageListeners(): void {
@@ -676,7 +688,10 @@ export class Flock extends EventTarget {
     document.addEventListener('visibilitychange', onVisibility);
     this._cleanups.push(() => document.removeEventListener('visibilitychange', onVisibility));
     this._observeCanvas();
-    this._cleanups.push(() => this._canvasObserver?.disconnect());
+    this._cleanups.push(() => {
+      this._canvasObserver?.disconnect();
+      this._resizeObserver?.disconnect();
+    });
   }
 
   /** @internal whether the loop is idling (hidden page or off-screen canvas). */

@@ -46,18 +46,12 @@ registerBackend('webgl2-tf', {
 });
 
 registerBackend('cpu', {
-  async probe(disable) {
-    if (disable.has('cpu')) return { ok: false, reason: "hidden by disable: ['cpu']" };
-    const ctx =
-      typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d') : null;
-    return ctx
-      ? { ok: true, software: true, info: 'CPU reference step in a Web Worker, Canvas 2D' }
-      : { ok: false, reason: 'no Canvas 2D context' };
-  },
+  probe: async (disable) => (await import('./cpu/cpu-backend')).probeCpuBackend(disable),
   create: async (init) => (await import('./cpu/cpu-backend')).createCpuBackend(init),
 });
 
-export { createFlock, Flock, CPU_MAX_COUNT, DISABLE_NAMES, PARAM_NAMES } from './flock';
+export { createFlock, Flock, DISABLE_NAMES, PARAM_NAMES } from './flock';
+export { CPU_MAX_COUNT } from './backend';
 export type { FlockOptions, FlockStats, BackendChoice } from './flock';
 export type { BackendKind, PassTimes } from './backend';
 export { BACKEND_LADDER } from './backend';

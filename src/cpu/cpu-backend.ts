@@ -7,7 +7,14 @@
  * the main thread in small slices, replaying whatever the worker had not finished.
  * Owns: the worker and the canvas's 2D context.
  */
-import type { Backend, BackendInit, BackendKind, BackendTimings, RenderView } from '../backend';
+import {
+  CPU_MAX_COUNT,
+  type Backend,
+  type BackendInit,
+  type BackendKind,
+  type BackendTimings,
+  type RenderView,
+} from '../backend';
 import { NO_PASS_TIMES } from '../backend';
 import { FlockError } from '../core/errors';
 import type { FlockParams } from '../core/params';
@@ -16,7 +23,7 @@ import { CpuEngine, type CpuReply, type CpuRequest } from './cpu-engine';
 import { Canvas2DScratch, drawFlockCanvas2D } from './cpu-render';
 
 /** Largest count the cpu backend takes: an all-JS grid step of 4096 boids is a few ms per step. */
-export const CPU_MAX_COUNT = 4096;
+export { CPU_MAX_COUNT };
 
 /** How many recent step batches the mean step time covers. */
 const TIMING_WINDOW = 30;
