@@ -8,7 +8,9 @@ import { validateParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState } from '../../src/core/state';
 import { createFlock, type Flock } from '../../src/index';
+import { resolveShader } from '../../src/core/shader-source';
 import { createProgram } from '../../src/webgl2/program';
+import { GLSL_FILES } from '../../src/webgl2/shaders';
 import { createWebGL2TFBackend, type WebGL2TFBackend } from '../../src/webgl2/webgl2-tf-backend';
 import { checkTolerance, parityParams } from '../support/compare';
 
@@ -54,6 +56,20 @@ describe('webgl2-tf shaders', () => {
       }
     }
     expect(gl.getError()).toBe(gl.NO_ERROR);
+  });
+
+  test('every feedback shader declares highp floats, ints and samplers before any code', () => {
+    const tf = Object.keys(GLSL_FILES).filter((f) => f.startsWith('tf-'));
+    expect(tf.length).toBeGreaterThanOrEqual(4);
+    for (const f of tf) {
+      const code = resolveShader(f, GLSL_FILES, { DIMS: 3, WRAP: 0, GRID: 1 }).code;
+      const body = code.search(/\buniform\b|\bout\b|\bvoid\b/);
+      for (const type of ['float', 'int', 'sampler2D', 'usampler2D']) {
+        const at = code.indexOf(`precision highp ${type};`);
+        expect(at, `${f}: precision highp ${type}`).toBeGreaterThanOrEqual(0);
+        expect(at, `${f}: precision highp ${type} before the first declaration`).toBeLessThan(body);
+      }
+    }
   });
 });
 

@@ -123,6 +123,19 @@ describe('webgl2-tf lifecycle', () => {
     expect(report.ok, report.message).toBe(true);
   });
 
+  test('readState returns the state at the call, whatever is submitted after it', async () => {
+    const params = parityParams({ count: 2000 });
+    const b = await make(params);
+    const start = initialState(params);
+    b.step(1);
+    const first = b.readState();
+    b.step(4);
+    const report = checkTolerance(await first, referenceSteps(start, params, 1), params, 1);
+    expect(report.ok, report.message).toBe(true);
+    const later = checkTolerance(await b.readState(), referenceSteps(start, params, 5), params, 5);
+    expect(later.ok, later.message).toBe(true);
+  });
+
   test('sync resolves after submitted work and rejects once disposed', async () => {
     const b = await make(parityParams({ count: 700 }));
     b.step(2);
