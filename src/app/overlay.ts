@@ -80,8 +80,11 @@ export class Overlay {
       );
       if (passes.length > 0) lines.push(['passes', `passes (ms): ${passes.join(' · ')}`]);
       const reasons = Object.entries(f.fallbackReasons) as [BackendKind, string][];
-      for (const [kind, why] of reasons)
-        lines.push(['fallback', `skipped ${kind}: ${why}`, 'note']);
+      for (const [kind, why] of reasons) {
+        // The chosen rung's own entry is a note (the cpu count cap), not a skip.
+        const text = kind === f.backend ? `${kind}: ${why}` : `skipped ${kind}: ${why}`;
+        lines.push(['fallback', text, 'note']);
+      }
     } else if (!this.fatal) {
       lines.push(['backend', 'starting…']);
     }
