@@ -33,6 +33,10 @@ export interface BackendTimings {
   /** 'gpu': GPU timer queries; 'cpu-wait': CPU clock around work that waited for the GPU; 'none'. */
   timing: 'gpu' | 'cpu-wait' | 'none';
   passes: PassTimes;
+  /** Granularity of the GPU timer in ms (Chrome quantises WebGPU timestamps to 0.1 ms), where known. */
+  resolutionMs?: number | null;
+  /** Steps the pass averages cover (timed in batches so quantised timers still mean something). */
+  steps?: number;
 }
 
 /** What one draw needs from the Flock: camera and canvas size. */

@@ -54,6 +54,8 @@ export interface FlockStats {
   timing: 'gpu' | 'cpu-wait' | 'none';
   /** Per-pass ms per step, or null where not measured. */
   passes: PassTimes;
+  /** GPU timer granularity in ms where known (Chrome rounds WebGPU timestamps to 0.1 ms), else null. */
+  resolutionMs: number | null;
 }
 
 const OPTION_KEYS = ['backend', 'params', 'initialState', 'autoStart', 'disable'];
@@ -200,7 +202,13 @@ export class Flock extends EventTarget {
   /** The orbit camera; mutate it freely, the next render uses it. Reset by bounds/dimension changes. */
   camera: OrbitCamera;
   /** Latest measurements; see FlockStats. */
-  readonly stats: FlockStats = { fps: 0, stepMs: 0, timing: 'none', passes: { ...NO_PASS_TIMES } };
+  readonly stats: FlockStats = {
+    fps: 0,
+    stepMs: 0,
+    timing: 'none',
+    passes: { ...NO_PASS_TIMES },
+    resolutionMs: null,
+  };
 
   /** @internal use createFlock */
   constructor(
@@ -590,6 +598,7 @@ export class Flock extends EventTarget {
       b.step(n);
       this.stats.timing = 'gpu';
       this.stats.passes = { ...t.passes };
+      this.stats.resolutionMs = t.resolutionMs ?? null;
       const p = t.passes;
       this.stats.stepMs =
         (p.key ?? 0) + (p.sort ?? 0) + (p.cellTable ?? 0) + (p.reorder ?? 0) + (p.steer ?? 0);

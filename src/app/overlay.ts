@@ -73,7 +73,10 @@ export class Overlay {
       ]);
       const s = f.stats;
       const step =
-        s.timing === 'none' ? 'not measured yet' : `${s.stepMs.toFixed(2)} ms (${s.timing})`;
+        s.timing === 'none'
+          ? 'not measured yet'
+          : `${s.stepMs.toFixed(2)} ms (${s.timing}` +
+            (s.resolutionMs ? `, timer resolution ${s.resolutionMs.toPrecision(2)} ms)` : ')');
       lines.push(['fps', `${s.fps.toFixed(1)} fps · step ${step}`]);
       const passes = PASS_NAMES.filter((k) => s.passes[k] !== null).map(
         (k) => `${k} ${s.passes[k]!.toFixed(2)}`,

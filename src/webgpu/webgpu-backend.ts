@@ -199,7 +199,12 @@ class WebGPUBackendImpl implements WebGPUBackend {
   timings(): BackendTimings {
     const t = this.simulation.timings();
     if (t.kind === 'none') return { timing: 'none', passes: { ...NO_PASS_TIMES } };
-    return { timing: 'gpu', passes: { ...t.passes, draw: this.renderer.drawMs() } };
+    return {
+      timing: 'gpu',
+      passes: { ...t.passes, draw: this.renderer.drawMs() },
+      resolutionMs: t.resolutionMs,
+      steps: t.steps,
+    };
   }
 
   debugNeighborCounts(): Promise<Uint32Array> {
