@@ -1,0 +1,55 @@
+// Per-pass GPU timings through the public API: numbers where the device has timers, null (not
+// zeros) where it does not.
+import { describe, expect, test } from 'vitest';
+import { createFlock } from '../../src/index';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('stats and timings', () => {
+  test('webgpu with timestamp-query: per-pass GPU times in stats while running', async () => {
+    const f = await createFlock(undefined, {
+      backend: 'webgpu',
+      params: { count: 3000 },
+      autoStart: true,
+    });
+    try {
+      // Timestamps are read back in batches: null until the first batch is in.
+      for (let k = 0; k < 60 && f.stats.passes.steer === null; k++) await sleep(100);
+      expect(f.stats.timing).toBe('gpu');
+      const p = f.stats.passes;
+      for (const name of ['key', 'sort', 'reorder', 'steer'] as const) {
+        expect(p[name], name).not.toBeNull();
+        expect(p[name]!).toBeGreaterThan(0);
+      }
+      expect(p.cellTable).toBeNull(); // the counting sort has no cell-table pass
+      expect(f.stats.stepMs).toBeGreaterThan(0);
+      expect(f.stats.resolutionMs).not.toBeNull();
+    } finally {
+      f.dispose();
+    }
+  });
+
+  test('webgpu with timestamp-query hidden: times are unavailable (null), not zeros', async () => {
+    const f = await createFlock(undefined, {
+      backend: 'webgpu',
+      params: { count: 1000 },
+      autoStart: false,
+      disable: ['timestamp-query'],
+    });
+    try {
+      await f.step(3);
+      await f.finish();
+      const t = f.timings();
+      expect(t.timing).toBe('none');
+      expect(Object.values(t.passes)).toEqual([null, null, null, null, null, null]);
+      f.start();
+      for (let k = 0; k < 40 && f.stats.timing === 'none'; k++) await sleep(100);
+      // Without GPU timers the loop times whole steps with the CPU clock around a device wait.
+      expect(f.stats.timing).toBe('cpu-wait');
+      expect(f.stats.stepMs).toBeGreaterThan(0);
+      expect(f.stats.passes.steer).toBeNull();
+    } finally {
+      f.dispose();
+    }
+  });
+});
