@@ -1,0 +1,589 @@
+/**
+ * What the two WebGL2 backends share (DESIGN.md section 3): the texture path (webgl2-backend.ts,
+ * state in RGBA32F render targets) and the transform-feedback path (webgl2-tf-backend.ts, state in
+ * buffers) differ only in where the state lives and how reorder and steer write it. The rest is
+ * here, once: the context, the count and cell-table limits, the resource lifetime (one build that
+ * runs again after 'webglcontextrestored'), the grid build (key pass, bitonic sort, cell table),
+ * the order of the passes in a step, readState's scatter into boid-id order, the debug hooks,
+ * timings and dispose.
+ *
+ * Internal order (both paths): the state holds the boids in the order of the last sort (boid-id
+ * order right after setState), and velocity.w carries each boid's id as a float (exact below 2^24,
+ * and counts are at most 2^24) so the id travels with the boid through reorder and steer;
+ * readState() scatters back into id order and reports velocity.w = 0 (FlockState's convention).
+ *
+ * A backend owns every GL object it creates (counted by gl-tracker.ts) and frees them in
+ * dispose(); the context itself stays with the canvas.
+ */
+import {
+  NO_PASS_TIMES,
+  type Backend,
+  type BackendInit,
+  type BackendTimings,
+  type RenderView,
+} from '../backend';
+import { FlockError } from '../core/errors';
+import { gridFor, type Grid } from '../core/grid';
+import { MAX_COUNT, type FlockParams } from '../core/params';
+import type { FlockState } from '../core/state';
+import { runBitonicSort } from './bitonic-sort';
+import { uploadCellBounds, type CellBounds } from './cell-bounds';
+import { cellTableLayout, runCellTable } from './cell-table';
+import { resetGLTracker, trackGL } from './gl-tracker';
+import { GpuTimer } from './gpu-timer';
+import { runKeyPass } from './key-pass';
+import type { PassEnv } from './pass-env';
+import { AsyncReader, type ReadRequest } from './readback';
+import { runDraw, type DrawMode } from './renderer';
+import type { GridInputs } from './steer';
+import {
+  createTarget,
+  deleteTarget,
+  powerOfTwoLayout,
+  rowsFor,
+  type TexLayout,
+  type Target,
+} from './textures';
+import { flockDefines } from './uniforms';
+
+/** Options of both WebGL2 backends beyond the common BackendInit. */
+export interface WebGL2PathInit extends BackendInit {
+  /** 'instanced' (default) or 'vertex-id' (one plain draw; boid = gl_VertexID / 12). */
+  drawMode?: DrawMode;
+  /** Use at most this MAX_TEXTURE_SIZE (below the device's): tests, memory budgets. */
+  maxTextureSize?: number;
+}
+
+/** What both WebGL2 backends add to Backend. */
+export interface WebGL2PathBackend extends Backend {
+  readonly kind: 'webgl2' | 'webgl2-tf';
+  /** How render() draws; may be changed at any time. */
+  drawMode: DrawMode;
+  /** The MAX_TEXTURE_SIZE in use (device limit, or the lower one asked for). */
+  readonly maxTextureSize: number;
+  /** The context (tests read pixels from it). */
+  readonly gl: WebGL2RenderingContext;
+}
+
+/** The context attributes of both WebGL2 paths (the same canvas setup, the same pictures). */
+export const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
+  antialias: true,
+  preserveDrawingBuffer: false,
+  alpha: false,
+  depth: true,
+  stencil: false,
+  powerPreference: 'high-performance',
+};
+
+/**
+ * Largest count the textures hold for a MAX_TEXTURE_SIZE: state textures are at most w x w
+ * (w the largest power of two <= maxTextureSize); a quarter of that leaves the cell table room for
+ * its up to ~2.4 cells per boid (src/core/grid.ts), and never more than MAX_COUNT.
+ */
+export function maxCountFor(maxTextureSize: number): number {
+  const w = 2 ** Math.floor(Math.log2(Math.max(1, maxTextureSize)));
+  return Math.max(1, Math.min(MAX_COUNT, (w * w) / 4));
+}
+
+/**
+ * The WebGL2 context of `init.canvas` (counted by gl-tracker.ts) and the MAX_TEXTURE_SIZE to use.
+ * @throws FlockError field 'backend', value `rung`, when the canvas gives no WebGL2 context.
+ */
+export function openWebGL2(
+  init: WebGL2PathInit,
+  rung: 'webgl2' | 'webgl2-tf',
+  allowed: string,
+): { gl: WebGL2RenderingContext; maxTextureSize: number } {
+  const gl = init.canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null;
+  if (!gl) {
+    throw new FlockError(
+      'backend',
+      rung,
+      allowed,
+      'no WebGL2 context on this canvas (it may already hold another context type)',
+    );
+  }
+  trackGL(gl);
+  const deviceMax = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+  return { gl, maxTextureSize: Math.min(deviceMax, init.maxTextureSize ?? deviceMax) };
+}
+
+/**
+ * `state` as the paths store it: Float32Array(length) positions and velocities (length >=
+ * 4 * count, zero beyond), velocity.w = boid id.
+ */
+export function withBoidIds(
+  state: FlockState,
+  length = 4 * state.count,
+): { pos: Float32Array; vel: Float32Array } {
+  const pos = new Float32Array(length);
+  const vel = new Float32Array(length);
+  pos.set(state.positions.subarray(0, 4 * state.count));
+  vel.set(state.velocities.subarray(0, 4 * state.count));
+  for (let i = 0; i < state.count; i++) vel[4 * i + 3] = i;
+  return { pos, vel };
+}
+
+/** The boid id stored in velocity.w of element s. */
+function idAt(vel: Float32Array, s: number, count: number): number {
+  const id = vel[4 * s + 3]!;
+  if (!(Number.isInteger(id) && id >= 0 && id < count)) {
+    throw new Error(`internal: element ${s} carries boid id ${id} (count ${count})`);
+  }
+  return id;
+}
+
+/**
+ * A read of the first `count` elements (whole rows) of colour attachment `attachment` of `t`:
+ * `dst` gets 4 values per texel, Float32Array for float targets, Uint32Array for uint ones.
+ */
+export function targetRead<T extends Float32Array | Uint32Array>(
+  gl: WebGL2RenderingContext,
+  t: Target,
+  attachment: number,
+  count: number,
+  make: new (length: number) => T,
+): { req: ReadRequest; data: T } {
+  const { width } = t.layout;
+  const rows = rowsFor(t.layout, count);
+  const data = new make(4 * width * rows);
+  const float = data instanceof Float32Array;
+  const req: ReadRequest = {
+    fbo: t.fbo,
+    attachment,
+    width,
+    rows,
+    format: float ? gl.RGBA : gl.RGBA_INTEGER,
+    type: float ? gl.FLOAT : gl.UNSIGNED_INT,
+    dst: data,
+  };
+  return { req, data };
+}
+
+/** Element s of the neighbour-count pass (raw[stride * s]) filed under its boid id. */
+export function countsById(
+  raw: Uint32Array,
+  stride: number,
+  vel: Float32Array,
+  count: number,
+): Uint32Array {
+  const counts = new Uint32Array(count);
+  for (let s = 0; s < count; s++) counts[idAt(vel, s, count)] = raw[stride * s]!;
+  return counts;
+}
+
+function sameLayout(a: TexLayout, b: TexLayout): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
+/** The count-dependent objects of a path. */
+export interface StateObjects<P> {
+  /** The current state and the scratch/next one; `cur` says which is current. */
+  states: [P, P];
+  /** Two RG32UI (cellKey, payload) targets for the key pass and the sort's ping-pong. */
+  keys: [Target, Target];
+}
+
+/** The objects of one build that do not depend on the path. */
+export interface SharedResources<E extends PassEnv> {
+  env: E;
+  reader: AsyncReader;
+  timer: GpuTimer;
+  table: Target;
+  /** R32F exact cell thresholds of the grid (cell-bounds.ts). */
+  bounds: CellBounds;
+}
+
+/** What a state read brings back: 4 floats per element from element 0 (at least `count`). */
+export interface StateRead {
+  reqs: ReadRequest[];
+  pos: Float32Array;
+  vel: Float32Array;
+}
+
+/**
+ * The backend both paths are. E: the pass environment; P: one state (position + velocity);
+ * S: the count-dependent objects. The hooks below say how a path stores and steps its state.
+ * The constructor builds every resource, so hooks must not read fields a subclass initialises.
+ */
+export abstract class WebGL2PathBase<
+  E extends PassEnv,
+  P,
+  S extends StateObjects<P>,
+> implements WebGL2PathBackend {
+  abstract readonly kind: 'webgl2' | 'webgl2-tf';
+  readonly maxCount: number;
+  drawMode: DrawMode;
+  protected params: FlockParams;
+  protected grid: Grid;
+  /** The last state given (reference, not copied): uploaded again after a context restore. */
+  private lastState: FlockState;
+  protected count: number;
+  /** Which of res.states is the current state. */
+  protected cur: 0 | 1 = 0;
+  private res: (SharedResources<E> & S) | null = null;
+  private lost = false;
+  private disposed = false;
+  private readonly onLostEvent = (e: Event) => this.handleLost(e);
+  private readonly onRestoredEvent = () => this.handleRestored();
+
+  constructor(
+    readonly canvas: HTMLCanvasElement,
+    readonly gl: WebGL2RenderingContext,
+    readonly maxTextureSize: number,
+    private readonly init: WebGL2PathInit,
+  ) {
+    this.maxCount = maxCountFor(maxTextureSize);
+    this.drawMode = init.drawMode ?? 'instanced';
+    this.params = init.params;
+    this.grid = gridFor(init.params);
+    this.lastState = init.state;
+    this.count = init.state.count;
+    this.checkCount(this.count);
+    this.build();
+    canvas.addEventListener('webglcontextlost', this.onLostEvent);
+    canvas.addEventListener('webglcontextrestored', this.onRestoredEvent);
+  }
+
+  // ---- the path's hooks ------------------------------------------------------------------
+
+  /** Throws a FlockError on 'backend' when this device cannot run the path. */
+  protected abstract checkDevice(): void;
+  protected abstract createEnv(): E;
+  protected abstract deleteEnv(env: E): void;
+  /** The states and key targets for `count`; frees what it made when one fails. */
+  protected abstract createStates(count: number): S;
+  protected abstract freeStates(s: S): void;
+  /** Replaces res's count-dependent objects by ones for `count` (a new layout). */
+  protected abstract replaceStates(res: S, count: number): void;
+  /** What must fit in GPU memory, for the error when it does not. */
+  protected abstract stateStorage(): string;
+  /** Compiles the path's steer program for the current params. */
+  protected abstract compileSteer(env: E): void;
+  /** Compiles the path's reorder program. */
+  protected abstract compileReorder(env: E): void;
+  /** Writes `state` into res.states[0] (withBoidIds). */
+  protected abstract writeState(res: SharedResources<E> & S, state: FlockState): void;
+  /** RGBA32F textures (positions, velocities) holding the current state, outside a step. */
+  protected abstract currentTextures(
+    res: SharedResources<E> & S,
+  ): Pick<Target, 'textures' | 'layout'>;
+  /** The current state in the order of `sorted` -> res.states[1 - cur]. */
+  protected abstract reorderPass(res: SharedResources<E> & S, sorted: Target): void;
+  /**
+   * One steer + integrate step into res.states[out], from the reordered scratch state (grid) or
+   * the current one (brute force).
+   */
+  protected abstract steerPass(
+    res: SharedResources<E> & S,
+    grid: GridInputs | null,
+    out: 0 | 1,
+  ): void;
+  /** Reads of the first `count` elements of `state`. */
+  protected abstract stateRead(state: P, count: number): StateRead;
+  /** |N_i| per boid id, counted as the step gathers, in the order of `order`. */
+  protected abstract countNeighbors(
+    res: SharedResources<E> & S,
+    grid: GridInputs | null,
+    order: P,
+    count: number,
+  ): Promise<Uint32Array>;
+
+  // ---- resources -------------------------------------------------------------------------
+
+  private checkCount(count: number): void {
+    if (!Number.isInteger(count) || count < 1 || count > this.maxCount) {
+      throw new FlockError(
+        'count',
+        count,
+        `an integer from 1 to ${this.maxCount} (MAX_TEXTURE_SIZE = ${this.maxTextureSize})`,
+      );
+    }
+  }
+
+  private checkTable(grid: Grid, count: number): TexLayout {
+    const layout = cellTableLayout(grid.cellCount);
+    if (layout.width > this.maxTextureSize || layout.height > this.maxTextureSize) {
+      throw new FlockError(
+        'count',
+        count,
+        `a count whose grid fits one texture (MAX_TEXTURE_SIZE = ${this.maxTextureSize})`,
+        `the grid has ${grid.cellCount} cells (${grid.dims.join(' x ')})`,
+      );
+    }
+    return layout;
+  }
+
+  /** Objects that did not fit: a FlockError on the count, not a black screen. */
+  protected checkMemory(count: number): void {
+    const err = this.gl.getError();
+    if (err === this.gl.OUT_OF_MEMORY) {
+      throw new FlockError(
+        'count',
+        count,
+        `a count whose ${this.stateStorage()} fit in GPU memory`,
+      );
+    }
+  }
+
+  /** Builds every GL resource for the current params and state, and uploads the state. */
+  private build(): void {
+    const gl = this.gl;
+    this.checkDevice();
+    const tableLayout = this.checkTable(this.grid, this.params.count);
+    const env = this.createEnv();
+    const reader = new AsyncReader(gl);
+    const timer = new GpuTimer(gl, this.init.disable.has('EXT_disjoint_timer_query_webgl2'));
+    let states: S | null = null;
+    let table: Target | null = null;
+    let bounds: CellBounds | null = null;
+    try {
+      states = this.createStates(this.count);
+      table = createTarget(gl, tableLayout, [gl.RG32UI], 'cell table');
+      bounds = uploadCellBounds(gl, this.params, this.grid, null);
+      this.checkMemory(this.count);
+      this.res = { env, reader, timer, table, bounds, ...states };
+      this.warmPrograms();
+      this.upload(this.res, this.lastState);
+    } catch (e) {
+      this.res = null;
+      if (states) this.freeStates(states);
+      deleteTarget(gl, table);
+      if (bounds) gl.deleteTexture(bounds.texture);
+      timer.dispose();
+      reader.dispose();
+      this.deleteEnv(env);
+      throw e;
+    }
+  }
+
+  private freeResources(): void {
+    const res = this.res;
+    if (!res) return;
+    this.res = null;
+    res.reader.dispose();
+    res.timer.dispose();
+    this.freeStates(res);
+    deleteTarget(this.gl, res.table);
+    this.gl.deleteTexture(res.bounds.texture);
+    this.deleteEnv(res.env);
+  }
+
+  /** Compiles the programs the current params use, so shader errors surface at once. */
+  private warmPrograms(): void {
+    const { env } = this.res!;
+    const d = flockDefines(this.params);
+    this.compileSteer(env);
+    if (this.params.neighborSearch === 'grid') {
+      env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', { DIMS: d.DIMS!, WRAP: d.WRAP! });
+      env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl');
+      env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
+      this.compileReorder(env);
+    }
+  }
+
+  /** `state` into res.states[0], which becomes the current state. */
+  private upload(res: SharedResources<E> & S, state: FlockState): void {
+    this.writeState(res, state);
+    this.cur = 0;
+  }
+
+  private get ready(): (SharedResources<E> & S) | null {
+    return this.disposed || this.lost ? null : this.res;
+  }
+
+  protected requireReady(): SharedResources<E> & S {
+    const res = this.ready;
+    if (!res) throw new Error(this.disposed ? 'backend disposed' : 'WebGL context lost');
+    return res;
+  }
+
+  // ---- context loss ----------------------------------------------------------------------
+
+  private handleLost(e: Event): void {
+    e.preventDefault();
+    if (this.disposed) return;
+    this.lost = true;
+    // Every GL object is gone with the context: forget them (pending reads reject).
+    if (this.res) {
+      this.res.reader.dispose();
+      this.res.env.programs.forget();
+      this.res = null;
+    }
+    this.init.onLost?.('WebGL context lost');
+  }
+
+  private handleRestored(): void {
+    if (this.disposed) return;
+    resetGLTracker(this.gl);
+    try {
+      this.build();
+    } catch (err) {
+      this.freeResources();
+      this.init.onLost?.(
+        `WebGL context restored, but rebuilding failed: ${(err as Error).message}`,
+      );
+      return;
+    }
+    this.lost = false;
+    this.init.onRestored?.();
+  }
+
+  // ---- Backend ---------------------------------------------------------------------------
+
+  setParams(params: FlockParams): void {
+    if (this.disposed) return;
+    const grid = gridFor(params);
+    const tableLayout = this.checkTable(grid, params.count);
+    const searchChanged = params.neighborSearch !== this.params.neighborSearch;
+    this.params = params;
+    this.grid = grid;
+    const res = this.ready;
+    if (!res) return;
+    if (!sameLayout(tableLayout, res.table.layout)) {
+      deleteTarget(this.gl, res.table);
+      res.table = createTarget(this.gl, tableLayout, [this.gl.RG32UI], 'cell table');
+      this.checkMemory(params.count);
+    }
+    res.bounds = uploadCellBounds(this.gl, params, grid, res.bounds);
+    if (searchChanged) res.timer.clearSamples();
+    this.warmPrograms();
+  }
+
+  setState(state: FlockState): void {
+    if (this.disposed) return;
+    this.checkCount(state.count);
+    this.lastState = state;
+    this.count = state.count;
+    const res = this.ready;
+    if (!res) return;
+    if (!sameLayout(powerOfTwoLayout(state.count), res.keys[0].layout)) {
+      this.replaceStates(res, state.count);
+    }
+    this.upload(res, state);
+  }
+
+  step(n: number): void {
+    const res = this.ready;
+    if (!res) return;
+    res.timer.poll();
+    for (let k = 0; k < n; k++) this.stepOnce(res);
+  }
+
+  /** Key, sort and cell table of the current state; returns the sorted keys' target. */
+  private buildGrid(res: SharedResources<E> & S): Target {
+    res.timer.begin('key');
+    runKeyPass(
+      res.env,
+      this.currentTextures(res).textures[0]!,
+      this.count,
+      this.params,
+      this.grid,
+      res.bounds,
+      res.keys[0],
+    );
+    res.timer.end();
+    res.timer.begin('sort');
+    const sorted = runBitonicSort(res.env, res.keys[0], res.keys[1]);
+    res.timer.end();
+    res.timer.begin('cellTable');
+    runCellTable(res.env, sorted, this.count, res.table);
+    res.timer.end();
+    return sorted;
+  }
+
+  /** Grid: the current state in sorted order into res.states[1 - cur]; the steer pass's grid. */
+  private reorder(res: SharedResources<E> & S, sorted: Target): GridInputs {
+    res.timer.begin('reorder');
+    this.reorderPass(res, sorted);
+    res.timer.end();
+    return { sortedKeys: sorted, cellTable: res.table };
+  }
+
+  private stepOnce(res: SharedResources<E> & S): void {
+    if (this.params.neighborSearch === 'grid') {
+      // The reordered state goes to the scratch state; the step writes back into the current one.
+      const grid = this.reorder(res, this.buildGrid(res));
+      res.timer.begin('steer');
+      this.steerPass(res, grid, this.cur);
+      res.timer.end();
+    } else {
+      const next = this.cur === 0 ? 1 : 0;
+      res.timer.begin('steer');
+      this.steerPass(res, null, next);
+      res.timer.end();
+      this.cur = next;
+    }
+  }
+
+  render(view: RenderView): void {
+    const res = this.ready;
+    if (!res) return;
+    res.timer.begin('draw');
+    runDraw(res.env, this.currentTextures(res), this.count, this.params, view, this.drawMode);
+    res.timer.end();
+  }
+
+  timings(): BackendTimings {
+    const res = this.ready;
+    if (!res?.timer.enabled) return { timing: 'none', passes: { ...NO_PASS_TIMES } };
+    res.timer.poll();
+    return { timing: 'gpu', passes: res.timer.averages() };
+  }
+
+  async readState(): Promise<FlockState> {
+    const res = this.requireReady();
+    const count = this.count;
+    const { reqs, pos, vel } = this.stateRead(res.states[this.cur], count);
+    await res.reader.read(reqs);
+    const positions = new Float32Array(4 * count);
+    const velocities = new Float32Array(4 * count);
+    const seen = new Uint8Array(count);
+    for (let s = 0; s < count; s++) {
+      const id = idAt(vel, s, count);
+      if (seen[id]) throw new Error(`internal: boid id ${id} appears twice`);
+      seen[id] = 1;
+      positions.set(pos.subarray(4 * s, 4 * s + 4), 4 * id);
+      velocities.set(vel.subarray(4 * s, 4 * s + 3), 4 * id);
+    }
+    return { count, positions, velocities };
+  }
+
+  async debugSortedKeys(): Promise<{ keys: Uint32Array; ids: Uint32Array }> {
+    const res = this.requireReady();
+    const count = this.count;
+    const sorted = this.buildGrid(res);
+    const pairs = targetRead(this.gl, sorted, this.gl.COLOR_ATTACHMENT0, count, Uint32Array);
+    const state = this.stateRead(res.states[this.cur], count);
+    await res.reader.read([pairs.req, ...state.reqs]);
+    const keys = new Uint32Array(count);
+    const ids = new Uint32Array(count);
+    for (let s = 0; s < count; s++) {
+      keys[s] = pairs.data[4 * s]!;
+      const src = pairs.data[4 * s + 1]!;
+      if (src >= count) throw new Error(`internal: sorted element ${s} has payload ${src}`);
+      ids[s] = idAt(state.vel, src, count);
+    }
+    return { keys, ids };
+  }
+
+  async debugNeighborCounts(): Promise<Uint32Array> {
+    const res = this.requireReady();
+    // The order counted in: the current state (brute) or the reordered scratch one (grid).
+    let order = res.states[this.cur];
+    let grid: GridInputs | null = null;
+    if (this.params.neighborSearch === 'grid') {
+      grid = this.reorder(res, this.buildGrid(res));
+      order = res.states[1 - this.cur]!;
+    }
+    return this.countNeighbors(res, grid, order, this.count);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.canvas.removeEventListener('webglcontextlost', this.onLostEvent);
+    this.canvas.removeEventListener('webglcontextrestored', this.onRestoredEvent);
+    this.freeResources();
+  }
+}
