@@ -4,8 +4,8 @@
  * buffers) differ only in where the state lives and how reorder and steer write it. The rest is
  * here, once: the context, the count and cell-table limits, the resource lifetime (one build that
  * runs again after 'webglcontextrestored'), the grid build (key pass, bitonic sort, cell table),
- * the order of the passes in a step, readState's scatter into boid-id order, the debug hooks,
- * timings and dispose.
+ * the order of the passes in a step, readState's scatter into boid-id order, sync, the debug
+ * hooks, timings and dispose.
  *
  * Internal order (both paths): the state holds the boids in the order of the last sort (boid-id
  * order right after setState), and velocity.w carries each boid's id as a float (exact below 2^24,
@@ -392,7 +392,7 @@ export abstract class WebGL2PathBase<
     return this.disposed || this.lost ? null : this.res;
   }
 
-  protected requireReady(): SharedResources<E> & S {
+  private requireReady(): SharedResources<E> & S {
     const res = this.ready;
     if (!res) throw new Error(this.disposed ? 'backend disposed' : 'WebGL context lost');
     return res;
@@ -529,6 +529,11 @@ export abstract class WebGL2PathBase<
     if (!res?.timer.enabled) return { timing: 'none', passes: { ...NO_PASS_TIMES } };
     res.timer.poll();
     return { timing: 'gpu', passes: res.timer.averages() };
+  }
+
+  /** Resolves once all submitted GL work has finished: an empty read, i.e. readback.ts's fence. */
+  async sync(): Promise<void> {
+    await this.requireReady().reader.read([]);
   }
 
   async readState(): Promise<FlockState> {

@@ -226,10 +226,6 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
       gl.deleteBuffer(out);
     }
   }
-
-  async sync(): Promise<void> {
-    await this.requireReady().reader.read([]);
-  }
 }
 
 /**

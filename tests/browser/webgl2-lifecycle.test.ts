@@ -1,5 +1,5 @@
 // WebGL2 backend lifecycle: dispose frees every GL object (gl-tracker), setState may change the
-// count, setParams may change the grid, timings, and a lost context is rebuilt on restore.
+// count, setParams may change the grid, timings, sync, and a lost context is rebuilt on restore.
 import { afterEach, describe, expect, test } from 'vitest';
 import { NO_PASS_TIMES } from '../../src/backend';
 import { validateParams, type FlockParams } from '../../src/core/params';
@@ -119,6 +119,18 @@ describe('webgl2 lifecycle', () => {
       1,
     );
     expect(report.ok, report.message).toBe(true);
+  });
+
+  test('sync resolves after submitted work and rejects once disposed', async () => {
+    const b = await make(parityParams({ count: 700 }));
+    b.step(2);
+    await b.sync!();
+    const s = await b.readState();
+    expect(s.count).toBe(700);
+    const pending = b.sync!();
+    b.dispose();
+    await expect(pending).rejects.toThrow(/disposed/);
+    await expect(b.sync!()).rejects.toThrow(/disposed/);
   });
 
   test('timings: none without a GPU timer extension, gpu with one', async () => {
