@@ -1,24 +1,8 @@
 // The auto ladder at creation and at run time: WebGPU device loss falls back with the flock's state.
 import { describe, expect, test } from 'vitest';
 import { createFlock } from '../../src/index';
+import { once } from '../support/browser';
 import { parityParams } from '../support/compare';
-
-function once(target: EventTarget, type: string, timeoutMs = 60_000): Promise<CustomEvent> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(
-      () => reject(new Error(`no '${type}' event within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    target.addEventListener(
-      type,
-      (e) => {
-        clearTimeout(t);
-        resolve(e as CustomEvent);
-      },
-      { once: true },
-    );
-  });
-}
 
 describe('auto ladder', () => {
   test('picks webgpu first when an adapter and a device exist (both paths are software here)', async () => {
@@ -42,7 +26,7 @@ describe('auto ladder', () => {
       await f.step(3);
       const before = await f.readState();
       // Snapshots are taken by the running loop; readState above leaves the flock's own copy.
-      const fell = once(f, 'fallback');
+      const fell = once<CustomEvent>(f, 'fallback', 60_000);
       (f as unknown as { _backend: { device: GPUDevice } })._backend.device.destroy();
       const e = await fell;
       expect(e.detail.from).toBe('webgpu');

@@ -2,32 +2,14 @@
 import { describe, expect, test } from 'vitest';
 import { createFlock, type Flock } from '../../src/index';
 import { liveGLObjectCount } from '../../src/webgl2/gl-tracker';
+import { once, sleep } from '../support/browser';
 import { parityParams } from '../support/compare';
-
-function once(target: EventTarget, type: string, timeoutMs = 30_000): Promise<Event> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(
-      () => reject(new Error(`no '${type}' event within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    target.addEventListener(
-      type,
-      (e) => {
-        clearTimeout(t);
-        resolve(e);
-      },
-      { once: true },
-    );
-  });
-}
 
 /** Fakes the page's visibility and fires the real event the flock listens to. */
 function setVisibility(state: 'hidden' | 'visible'): void {
   Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
   document.dispatchEvent(new Event('visibilitychange'));
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function attach(f: Flock): void {
   f.canvas.style.width = '160px';

@@ -1,28 +1,15 @@
-// Degenerate and extreme states on the WebGL2 texture path: co-located boids, a boid alone, zero
-// velocities, boids on and far outside the walls, huge and tiny speeds. Every value stays finite
-// (DESIGN.md section 1) and, where the reference is meaningful, matches it.
+// Degenerate and extreme states on both WebGL2 paths (the feedback path with EXT_color_buffer_float
+// hidden): co-located boids, a boid alone, zero velocities, boids on and far outside the walls,
+// huge and tiny speeds. Every value stays finite (DESIGN.md section 1) and, where the reference is
+// meaningful, matches it.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
-import { createWebGL2Backend, type WebGL2Backend } from '../../src/webgl2/webgl2-backend';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import { addCanvas } from '../support/browser';
 import { allFinite, checkTolerance, parityParams } from '../support/compare';
-
-let backend: WebGL2Backend | null = null;
-afterEach(() => {
-  if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
-  backend?.dispose();
-  backend?.canvas.remove();
-  backend = null;
-});
-
-async function run(params: FlockParams, state: FlockState, steps: number): Promise<FlockState> {
-  const canvas = document.createElement('canvas');
-  document.body.append(canvas);
-  backend = await createWebGL2Backend({ canvas, params, state, disable: new Set() });
-  backend.step(steps);
-  return backend.readState();
-}
+import { WEBGL2_PATHS } from '../support/webgl2-paths';
 
 function expectInBox(s: FlockState, p: FlockParams): void {
   const axes = p.dimensions === 2 ? 2 : 3;
@@ -44,7 +31,21 @@ const modes: [string, Partial<FlockParams>][] = [
   ['2D wrap grid', { dimensions: 2, boundary: 'wrap', perceptionRadius: 0.9 }],
 ];
 
-describe('webgl2 degenerate states', () => {
+describe.each(WEBGL2_PATHS)('$kind degenerate states', (path) => {
+  let backend: WebGL2PathBackend | null = null;
+  afterEach(() => {
+    if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
+    backend?.dispose();
+    backend?.canvas.remove();
+    backend = null;
+  });
+
+  async function run(params: FlockParams, state: FlockState, steps: number): Promise<FlockState> {
+    backend = await path.create({ canvas: addCanvas(), params, state });
+    backend.step(steps);
+    return backend.readState();
+  }
+
   for (const [name, overrides] of modes) {
     test(`${name}: all boids at one point`, async () => {
       const params = parityParams({ count: 777, ...overrides });

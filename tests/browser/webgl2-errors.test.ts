@@ -1,34 +1,43 @@
-// Errors a user or developer can act on: shader errors name the file and line being edited, a
-// count beyond the texture limit is a FlockError on 'count', a missing float render target or
-// WebGL2 a FlockError on 'backend'; and the capability probe itself.
+// Errors a user or developer can act on, on both WebGL2 paths: shader errors name the file and line
+// being edited, a count beyond the texture limit is a FlockError on 'count', a missing float
+// render target (texture path) or WebGL2 a FlockError on 'backend'; the capability probe itself.
+// The transform-feedback rung: its shaders compile, it runs (and never enables
+// EXT_color_buffer_float) where the float render target is hidden, and `auto` lands on it when
+// WebGPU and the float render target are hidden.
 import { afterEach, describe, expect, test } from 'vitest';
 import { FlockError } from '../../src/core/errors';
-import { ShaderError } from '../../src/core/shader-source';
+import { resolveShader, ShaderError } from '../../src/core/shader-source';
 import { validateParams } from '../../src/core/params';
+import { referenceSteps } from '../../src/core/reference';
 import { initialState } from '../../src/core/state';
+import { createFlock, type Flock } from '../../src/index';
 import { probeWebGL2 } from '../../src/webgl2/capabilities';
 import { createProgram } from '../../src/webgl2/program';
 import { GLSL_FILES } from '../../src/webgl2/shaders';
-import { createWebGL2Backend, type WebGL2Backend } from '../../src/webgl2/webgl2-backend';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import { createWebGL2TFBackend } from '../../src/webgl2/webgl2-tf-backend';
+import { catchError } from '../support/browser';
+import { checkTolerance, parityParams } from '../support/compare';
+import { WEBGL2_PATHS } from '../support/webgl2-paths';
 
-let backend: WebGL2Backend | null = null;
+let backend: WebGL2PathBackend | null = null;
+let flock: Flock | null = null;
 afterEach(() => {
   backend?.dispose();
   backend = null;
+  flock?.dispose();
+  flock = null;
 });
 
 function context(): WebGL2RenderingContext {
   return document.createElement('canvas').getContext('webgl2')!;
 }
 
-async function catchError(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
+/** Capabilities that, hidden, make each path's factory reject on 'backend'. */
+const REJECTED_WITHOUT = {
+  webgl2: ['EXT_color_buffer_float', 'webgl2'],
+  'webgl2-tf': ['webgl2', 'webgl2-tf'],
+} as const;
 
 describe('shader errors', () => {
   test('an error in the shader file names that file and its 1-based line', () => {
@@ -103,17 +112,54 @@ describe('shader errors', () => {
   });
 });
 
-describe('backend errors', () => {
+describe('webgl2-tf shaders', () => {
+  test('every feedback program compiles and links, in each variant', () => {
+    const gl = document.createElement('canvas').getContext('webgl2')!;
+    const programs: [string, string[]][] = [
+      ['tf-steer.vert.glsl', ['tfPos', 'tfVel']],
+      ['tf-reorder.vert.glsl', ['tfPos', 'tfVel']],
+      ['tf-neighbor-count.vert.glsl', ['tfCount']],
+    ];
+    for (const [vert, outputs] of programs) {
+      for (const defines of [
+        { DIMS: 3, WRAP: 0, GRID: 1 },
+        { DIMS: 2, WRAP: 1, GRID: 0 },
+        { DIMS: 3, WRAP: 1, GRID: 1 },
+      ]) {
+        const p = createProgram(gl, vert, 'tf-discard.frag.glsl', defines, undefined, outputs);
+        expect(gl.getProgramParameter(p.program, gl.TRANSFORM_FEEDBACK_VARYINGS)).toBe(
+          outputs.length,
+        );
+        gl.deleteProgram(p.program);
+      }
+    }
+    expect(gl.getError()).toBe(gl.NO_ERROR);
+  });
+
+  test('every feedback shader declares highp floats, ints and samplers before any code', () => {
+    const tf = Object.keys(GLSL_FILES).filter((f) => f.startsWith('tf-'));
+    expect(tf.length).toBeGreaterThanOrEqual(4);
+    for (const f of tf) {
+      const code = resolveShader(f, GLSL_FILES, { DIMS: 3, WRAP: 0, GRID: 1 }).code;
+      const body = code.search(/\buniform\b|\bout\b|\bvoid\b/);
+      for (const type of ['float', 'int', 'sampler2D', 'usampler2D']) {
+        const at = code.indexOf(`precision highp ${type};`);
+        expect(at, `${f}: precision highp ${type}`).toBeGreaterThanOrEqual(0);
+        expect(at, `${f}: precision highp ${type} before the first declaration`).toBeLessThan(body);
+      }
+    }
+  });
+});
+
+describe.each(WEBGL2_PATHS)('$kind backend errors', (path) => {
   test('a count beyond the texture limit is a FlockError on count', async () => {
-    const canvas = document.createElement('canvas');
     // A small box keeps the grid (8^3 cells) inside the 64 x 64 limit too.
     const box = { boundsMin: [-8, -8, -8], boundsMax: [8, 8, 8] } as const;
     const params = validateParams({ count: 1000, ...box });
-    backend = await createWebGL2Backend({
-      canvas,
+    backend = await path.create({
+      canvas: document.createElement('canvas'),
       params,
       state: initialState(params),
-      disable: new Set(),
       maxTextureSize: 64,
     });
     // 64 x 64 texels: a quarter of them for boids, the rest left for the cell table.
@@ -131,15 +177,24 @@ describe('backend errors', () => {
     expect((err as FlockError).value).toBe(1025);
     expect((err as FlockError).allowed).toContain('1 to 1024');
     expect((err as FlockError).allowed).toContain('MAX_TEXTURE_SIZE = 64');
-    // The backend still holds its old state.
+    // The backend still holds its old state, and the largest count that fits works.
     expect((await backend.readState()).count).toBe(1000);
+    const max = validateParams({ count: 1024, ...box });
+    backend.setState(initialState(max));
+    backend.step(1);
+    const report = checkTolerance(
+      await backend.readState(),
+      referenceSteps(initialState(max), max, 1),
+      max,
+      1,
+    );
+    expect(report.ok, report.message).toBe(true);
 
     const err2 = await catchError(
-      createWebGL2Backend({
+      path.create({
         canvas: document.createElement('canvas'),
         params: big,
         state: initialState(big),
-        disable: new Set(),
         maxTextureSize: 64,
       }),
     );
@@ -148,13 +203,11 @@ describe('backend errors', () => {
   });
 
   test('the device limit: maxCount from MAX_TEXTURE_SIZE', async () => {
-    const canvas = document.createElement('canvas');
     const params = validateParams({ count: 10 });
-    backend = await createWebGL2Backend({
-      canvas,
+    backend = await path.create({
+      canvas: document.createElement('canvas'),
       params,
       state: initialState(params),
-      disable: new Set(),
     });
     const max = backend.gl.getParameter(backend.gl.MAX_TEXTURE_SIZE) as number;
     expect(backend.maxTextureSize).toBe(max);
@@ -164,16 +217,14 @@ describe('backend errors', () => {
     );
   });
 
-  for (const hidden of ['EXT_color_buffer_float', 'webgl2']) {
+  for (const hidden of REJECTED_WITHOUT[path.kind]) {
     test(`disable ${hidden}: rejects with a FlockError on backend`, async () => {
       const params = validateParams({ count: 100 });
       const err = await catchError(
-        createWebGL2Backend({
-          canvas: document.createElement('canvas'),
-          params,
-          state: initialState(params),
-          disable: new Set([hidden]),
-        }),
+        path.create(
+          { canvas: document.createElement('canvas'), params, state: initialState(params) },
+          [hidden],
+        ),
       );
       expect(err).toBeInstanceOf(FlockError);
       expect((err as FlockError).field).toBe('backend');
@@ -185,11 +236,58 @@ describe('backend errors', () => {
     const canvas = document.createElement('canvas');
     expect(canvas.getContext('2d')).not.toBeNull();
     const params = validateParams({ count: 100 });
-    const err = await catchError(
-      createWebGL2Backend({ canvas, params, state: initialState(params), disable: new Set() }),
-    );
+    const err = await catchError(path.create({ canvas, params, state: initialState(params) }));
     expect(err).toBeInstanceOf(FlockError);
     expect((err as FlockError).field).toBe('backend');
+  });
+});
+
+describe('webgl2-tf without a float render target', () => {
+  test('runs without ever enabling EXT_color_buffer_float: no float target exists on its context', async () => {
+    const asked: string[] = [];
+    const orig = WebGL2RenderingContext.prototype.getExtension;
+    WebGL2RenderingContext.prototype.getExtension = function (this: WebGL2RenderingContext, name) {
+      asked.push(name);
+      return orig.call(this, name);
+    } as typeof orig;
+    try {
+      const params = parityParams({ count: 1500 });
+      backend = await createWebGL2TFBackend({
+        canvas: document.createElement('canvas'),
+        params,
+        state: initialState(params),
+        disable: new Set(),
+      });
+      backend.step(2);
+      backend.render({
+        viewProj: new Float32Array([0.05, 0, 0, 0, 0, 0.05, 0, 0, 0, 0, -0.05, 0, 0, 0, 0, 1]),
+        width: 32,
+        height: 32,
+        boidSize: 1,
+      });
+      await backend.readState();
+      await backend.debugNeighborCounts!();
+      await backend.debugSortedKeys!();
+    } finally {
+      WebGL2RenderingContext.prototype.getExtension = orig;
+    }
+    const gl = backend.gl;
+    expect(gl.getError()).toBe(gl.NO_ERROR);
+    // Only the probe's throwaway context asked for it (the probe runs before the backend's own).
+    const own = asked.slice(asked.lastIndexOf('WEBGL_lose_context') + 1);
+    expect(own).not.toContain('EXT_color_buffer_float');
+    // So an RGBA32F colour attachment is incomplete on this context: every pass ran without one.
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, 4, 4);
+    const fbo = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    expect(gl.checkFramebufferStatus(gl.FRAMEBUFFER)).not.toBe(gl.FRAMEBUFFER_COMPLETE);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.deleteFramebuffer(fbo);
+    gl.deleteTexture(tex);
+    gl.getError();
   });
 });
 
@@ -229,6 +327,60 @@ describe('probeWebGL2', () => {
       expect((made[0] as WebGL2RenderingContext).isContextLost()).toBe(true);
     } finally {
       HTMLCanvasElement.prototype.getContext = orig;
+    }
+  });
+});
+
+describe('webgl2-tf on the ladder', () => {
+  test("auto without WebGPU and without a float render target lands on 'webgl2-tf'", async () => {
+    const params = parityParams({ count: 1200 });
+    flock = await createFlock(undefined, {
+      params,
+      autoStart: false,
+      disable: ['EXT_color_buffer_float', 'webgpu'],
+    });
+    expect(flock.backend).toBe('webgl2-tf');
+    expect(flock.fallbackReasons.webgl2).toMatch(/EXT_color_buffer_float|float/);
+    expect(flock.fallbackReasons.webgpu).toMatch(/webgpu/);
+    expect(flock.fallbackReasons['webgl2-tf']).toBeUndefined();
+    expect(flock.deviceInfo).not.toBe('');
+    await flock.step(1);
+    const report = checkTolerance(
+      await flock.readState(),
+      referenceSteps(initialState(params), params, 1),
+      params,
+      1,
+    );
+    expect(report.ok, report.message).toBe(true);
+  });
+
+  test("an explicit 'webgl2' without the float render target rejects on 'backend'", async () => {
+    const err = await catchError(
+      createFlock(undefined, {
+        backend: 'webgl2',
+        params: { count: 100 },
+        autoStart: false,
+        disable: ['EXT_color_buffer_float'],
+      }),
+    );
+    expect(err).toBeInstanceOf(FlockError);
+    expect((err as FlockError).field).toBe('backend');
+    expect((err as FlockError).message).toContain('EXT_color_buffer_float');
+  });
+
+  test("an explicit 'webgl2-tf' runs with or without the float render target", async () => {
+    for (const disable of [[], ['EXT_color_buffer_float']]) {
+      flock = await createFlock(undefined, {
+        backend: 'webgl2-tf',
+        params: { count: 300 },
+        autoStart: false,
+        disable,
+      });
+      expect(flock.backend).toBe('webgl2-tf');
+      await flock.step(2);
+      expect((await flock.readState()).count).toBe(300);
+      flock.dispose();
+      flock = null;
     }
   });
 });

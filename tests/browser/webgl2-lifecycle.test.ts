@@ -1,38 +1,17 @@
-// WebGL2 backend lifecycle: dispose frees every GL object (gl-tracker), setState may change the
-// count, setParams may change the grid, timings, sync, and a lost context is rebuilt on restore.
+// Lifecycle of both WebGL2 backends (the feedback path with EXT_color_buffer_float hidden): dispose
+// frees every GL object (gl-tracker: textures, framebuffers, and on the feedback path buffers and
+// the feedback object), setState may change the count, setParams may change the grid, readState
+// reads the state at the call, timings, sync, and a lost context is rebuilt on restore.
 import { afterEach, describe, expect, test } from 'vitest';
 import { NO_PASS_TIMES } from '../../src/backend';
 import { validateParams, type FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
 import { liveGLObjectCount, liveGLObjects } from '../../src/webgl2/gl-tracker';
-import { createWebGL2Backend, type WebGL2Backend } from '../../src/webgl2/webgl2-backend';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import { addCanvas, sleep } from '../support/browser';
 import { checkTolerance, parityParams } from '../support/compare';
-
-let backend: WebGL2Backend | null = null;
-afterEach(() => {
-  backend?.dispose();
-  backend?.canvas.remove();
-  backend = null;
-});
-
-async function make(
-  params: FlockParams,
-  extra: { onLost?: (r: string) => void; onRestored?: () => void } = {},
-): Promise<WebGL2Backend> {
-  const canvas = document.createElement('canvas');
-  canvas.width = 32;
-  canvas.height = 32;
-  document.body.append(canvas);
-  backend = await createWebGL2Backend({
-    canvas,
-    params,
-    state: initialState(params),
-    disable: new Set(),
-    ...extra,
-  });
-  return backend;
-}
+import { WEBGL2_PATHS } from '../support/webgl2-paths';
 
 function expectSameState(got: FlockState, want: FlockState): void {
   expect(got.count).toBe(want.count);
@@ -49,7 +28,27 @@ const view = {
   boidSize: 1,
 };
 
-describe('webgl2 lifecycle', () => {
+describe.each(WEBGL2_PATHS)('$kind lifecycle', (path) => {
+  let backend: WebGL2PathBackend | null = null;
+  afterEach(() => {
+    backend?.dispose();
+    backend?.canvas.remove();
+    backend = null;
+  });
+
+  async function make(
+    params: FlockParams,
+    extra: { onLost?: (r: string) => void; onRestored?: () => void } = {},
+  ): Promise<WebGL2PathBackend> {
+    backend = await path.create({
+      canvas: addCanvas(32),
+      params,
+      state: initialState(params),
+      ...extra,
+    });
+    return backend;
+  }
+
   test('dispose frees every GL object, is idempotent, and stops the backend', async () => {
     const params = parityParams({ count: 1200 });
     const b = await make(params);
@@ -67,6 +66,7 @@ describe('webgl2 lifecycle', () => {
     b.setState(initialState({ ...params, count: 5000 }));
     b.step(1);
     const pending = b.readState();
+    expect(liveGLObjects(gl).TransformFeedback).toBe(path.kind === 'webgl2-tf' ? 1 : 0);
     b.dispose();
     await expect(pending).rejects.toThrow(/disposed/);
     expect(liveGLObjects(gl)).toEqual(
@@ -119,6 +119,19 @@ describe('webgl2 lifecycle', () => {
       1,
     );
     expect(report.ok, report.message).toBe(true);
+  });
+
+  test('readState returns the state at the call, whatever is submitted after it', async () => {
+    const params = parityParams({ count: 2000 });
+    const b = await make(params);
+    const start = initialState(params);
+    b.step(1);
+    const first = b.readState();
+    b.step(4);
+    const report = checkTolerance(await first, referenceSteps(start, params, 1), params, 1);
+    expect(report.ok, report.message).toBe(true);
+    const later = checkTolerance(await b.readState(), referenceSteps(start, params, 5), params, 5);
+    expect(later.ok, later.message).toBe(true);
   });
 
   test('sync resolves after submitted work and rejects once disposed', async () => {
@@ -175,7 +188,7 @@ describe('webgl2 lifecycle', () => {
     await expect(b.readState()).rejects.toThrow(/lost/);
     // Chromium allows restoreContext() only once the lost event's dispatch has finished (it reads
     // defaultPrevented afterwards); onLost runs inside that dispatch, so wait for the next task.
-    await new Promise((r) => setTimeout(r, 0));
+    await sleep(0);
     ext.restoreContext();
     await restoredP;
     expect(events).toEqual(['lost: WebGL context lost', 'restored']);

@@ -1,31 +1,39 @@
-// WebGL2 drawing: ~2,000 boids draw something, the picture changes as they move, both draw modes
-// give the same pixels, and a boid's colour is the speed ramp of src/core/render-math.ts.
+// Drawing on both WebGL2 paths (the feedback path with EXT_color_buffer_float hidden): ~2,000 boids
+// draw something, the picture changes as they move, both draw modes give the same pixels, and a
+// boid's colour is the speed ramp of src/core/render-math.ts. The transform-feedback path draws the
+// same picture as the texture path: the same state drawn by both backends (same camera, same
+// canvas size) gives the same pixels, before and after steps.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RenderView } from '../../src/backend';
 import type { FlockParams } from '../../src/core/params';
 import { boidSizeFor, defaultCamera, speedColor, viewProjection } from '../../src/core/render-math';
 import { initialState, type FlockState } from '../../src/core/state';
-import { createWebGL2Backend, type WebGL2Backend } from '../../src/webgl2/webgl2-backend';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import { addCanvas } from '../support/browser';
 import { parityParams } from '../support/compare';
+import {
+  FEEDBACK_PATH,
+  TEXTURE_PATH,
+  WEBGL2_PATHS,
+  type WebGL2Path,
+} from '../support/webgl2-paths';
 
 const SIZE = 160;
 const BACKGROUND = [5, 8, 15]; // round(255 * [0.02, 0.03, 0.06])
 
-let backend: WebGL2Backend | null = null;
+const made: WebGL2PathBackend[] = [];
 afterEach(() => {
-  if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
-  backend?.dispose();
-  backend?.canvas.remove();
-  backend = null;
+  for (const b of made.splice(0)) {
+    expect(b.gl.getError()).toBe(b.gl.NO_ERROR);
+    b.dispose();
+    b.canvas.remove();
+  }
 });
 
-async function make(params: FlockParams, state: FlockState = initialState(params)) {
-  const canvas = document.createElement('canvas');
-  canvas.width = SIZE;
-  canvas.height = SIZE;
-  document.body.append(canvas);
-  backend = await createWebGL2Backend({ canvas, params, state, disable: new Set() });
-  return backend;
+async function make(path: WebGL2Path, params: FlockParams, state = initialState(params)) {
+  const b = await path.create({ canvas: addCanvas(SIZE), params, state });
+  made.push(b);
+  return b;
 }
 
 function viewFor(params: FlockParams, boidSize = boidSizeFor(params)): RenderView {
@@ -34,7 +42,7 @@ function viewFor(params: FlockParams, boidSize = boidSizeFor(params)): RenderVie
 }
 
 /** Draws and reads the default framebuffer back in the same task (preserveDrawingBuffer is off). */
-function draw(b: WebGL2Backend, view: RenderView): Uint8Array {
+function draw(b: WebGL2PathBackend, view: RenderView): Uint8Array {
   b.render(view);
   const gl = b.gl;
   const px = new Uint8Array(4 * SIZE * SIZE);
@@ -67,11 +75,11 @@ function countDifferent(a: Uint8Array, b: Uint8Array): number {
   return n;
 }
 
-describe('webgl2 render', () => {
+describe.each(WEBGL2_PATHS)('$kind render', (path) => {
   for (const dims of [3, 2] as const) {
     test(`${dims}D: 2,000 boids draw, move, and both draw modes agree`, async () => {
       const params = parityParams({ count: 2000, dimensions: dims, perceptionRadius: 1 });
-      const b = await make(params);
+      const b = await make(path, params);
       const view = viewFor(params);
       const first = draw(b, view);
       expect(isBackground(first, 0)).toBe(true); // a corner shows the clear colour
@@ -95,10 +103,10 @@ describe('webgl2 render', () => {
   test('a boid is coloured by its speed with the SPEED_RAMP stops, oriented along its velocity', async () => {
     const params = parityParams({ count: 1, dimensions: 2 });
     const speed = 3.5;
-    const state = initialState(params);
+    const state: FlockState = initialState(params);
     state.positions.set([0, 0, 0, 0]);
     state.velocities.set([speed, 0, 0, 0]);
-    const b = await make(params, state);
+    const b = await make(path, params, state);
     const px = draw(b, viewFor(params, 12));
     // Tally the drawn colours; edges blend with the background under MSAA, the inside does not.
     const tally = new Map<string, number>();
@@ -127,5 +135,50 @@ describe('webgl2 render', () => {
     expect(closest).toBeLessThanOrEqual(1.5);
     // Moving along +x: the arrow is longer along x (1 boid length) than across (0.5).
     expect(maxX - minX).toBeGreaterThan(1.5 * (maxY - minY));
+  });
+});
+
+/** At most this fraction of pixels may differ between the paths (float sums in another order). */
+const TINY = 0.002;
+
+describe('webgl2-tf draws the texture path picture', () => {
+  async function makeBoth(params: FlockParams, state: FlockState = initialState(params)) {
+    const tex = await make(TEXTURE_PATH, params, state);
+    const tf = await make(FEEDBACK_PATH, params, state);
+    return { tex, tf };
+  }
+
+  for (const dims of [3, 2] as const) {
+    test(`${dims}D: 2,000 boids, the same picture as the texture path, before and after steps`, async () => {
+      const params = parityParams({ count: 2000, dimensions: dims, perceptionRadius: 1 });
+      const { tex, tf } = await makeBoth(params);
+      const view = viewFor(params);
+      const first = draw(tf, view);
+      const drawn = countDrawn(first);
+      expect(drawn).toBeGreaterThan(0.03 * SIZE * SIZE);
+      expect(drawn).toBeLessThan(0.9 * SIZE * SIZE);
+      expect(first[3]).toBe(255);
+      expect(countDifferent(first, draw(tex, view))).toBe(0);
+
+      tf.drawMode = 'vertex-id';
+      expect(countDifferent(first, draw(tf, view))).toBe(0);
+      tf.drawMode = 'instanced';
+
+      tf.step(5);
+      tex.step(5);
+      const later = draw(tf, view);
+      expect(countDifferent(first, later)).toBeGreaterThan(0.01 * SIZE * SIZE);
+      expect(countDrawn(later)).toBeGreaterThan(0.03 * SIZE * SIZE);
+      expect(countDifferent(later, draw(tex, view))).toBeLessThanOrEqual(TINY * SIZE * SIZE);
+    });
+  }
+
+  test('brute force: the same picture after steps', async () => {
+    const params = parityParams({ count: 1500, neighborSearch: 'brute', boundary: 'wrap' });
+    const { tex, tf } = await makeBoth(params);
+    tf.step(3);
+    tex.step(3);
+    const view = viewFor(params);
+    expect(countDifferent(draw(tf, view), draw(tex, view))).toBeLessThanOrEqual(TINY * SIZE * SIZE);
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * Set-up shared by the browser tests: a canvas on the page, waiting for one event, sleeping, and
+ * catching a rejection. Used only in the browser project (it touches `document`).
+ */
+
+/** A new canvas appended to the page body, `width` x `height` when given (else 300 x 150). */
+export function addCanvas(width?: number, height = width): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  if (width !== undefined) canvas.width = width;
+  if (height !== undefined) canvas.height = height;
+  document.body.append(canvas);
+  return canvas;
+}
+
+/**
+ * The next `type` event on `target` (e.g. a Flock's 'contextlost' or 'fallback' CustomEvent).
+ * @throws Error (rejects) when none comes within `timeoutMs`.
+ */
+export function once<E extends Event = Event>(
+  target: EventTarget,
+  type: string,
+  timeoutMs = 30_000,
+): Promise<E> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(
+      () => reject(new Error(`no '${type}' event within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    target.addEventListener(
+      type,
+      (e) => {
+        clearTimeout(t);
+        resolve(e as E);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Resolves after `ms` milliseconds (setTimeout). */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** What `p` rejects with. @throws Error when it resolves instead. */
+export async function catchError(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
