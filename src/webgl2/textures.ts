@@ -4,6 +4,7 @@
  * of two (element i at (i & (width - 1), i >> shift)); NEAREST filtering, no mipmaps.
  * The caller owns every texture and framebuffer made here (deleteTarget frees a target's).
  */
+import { nextPow2 } from '../core/bitonic';
 import type { GLProgram, UniformValues } from './program';
 import { useProgram } from './program';
 
@@ -14,13 +15,6 @@ export interface TexLayout {
   shift: number;
   /** width * height. */
   texels: number;
-}
-
-/** The smallest power of two >= n (n >= 1). */
-export function nextPow2(n: number): number {
-  let p = 1;
-  while (p < n) p *= 2;
-  return p;
 }
 
 /** M = nextPow2(elements) texels in the square-ish power-of-two rectangle (width >= height). */

@@ -16,6 +16,7 @@
  * (reorder), then steer over all pairs in workgroup-memory tiles.
  * Every pass keeps to 4 storage buffers, so it runs in Dawn's compatibility mode.
  */
+import { nextPow2 } from '../core/bitonic';
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
@@ -136,7 +137,6 @@ export function maxCountFor(limits: GPUSupportedLimits, cap = Infinity): number 
   return Math.max(1, Math.min(MAX_COUNT, Math.floor(bufferLimit(limits, cap) / BOID_BYTES)));
 }
 
-const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
 const floorPow2 = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(1, n)));
 const align = (x: number, a: number): number => Math.ceil(x / a) * a;
 

@@ -1,7 +1,8 @@
 // Texture layouts of the WebGL2 paths (src/webgl2/textures.ts) and the count limit derived from
 // MAX_TEXTURE_SIZE (src/webgl2/webgl2-backend.ts).
 import { describe, expect, test } from 'vitest';
-import { compactLayout, nextPow2, powerOfTwoLayout, rowsFor } from '../../src/webgl2/textures';
+import { nextPow2 } from '../../src/core/bitonic';
+import { compactLayout, powerOfTwoLayout, rowsFor } from '../../src/webgl2/textures';
 import { maxCountFor } from '../../src/webgl2/webgl2-backend';
 
 describe('texture layouts', () => {
