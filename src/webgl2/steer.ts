@@ -2,7 +2,8 @@
  * Pass 5, steer + integrate: one fragment per boid reads the previous state (Jacobi) and writes the
  * new position and velocity (two RGBA32F targets, same order). The model is glsl/flock-rules.glsl;
  * neighbours come from the 3^d grid cells (sorted state + cell table) or from all boids (brute).
- * Also the debug pass that counts |N_i| the same way.
+ * Also the debug pass that counts |N_i| the same way, and the uniforms both take, which the
+ * transform-feedback passes (tf-steer.ts) take too.
  */
 import type { Grid } from '../core/grid';
 import type { FlockParams } from '../core/params';
@@ -18,8 +19,12 @@ export interface GridInputs {
   cellTable: Target;
 }
 
-function uniforms(
-  state: Target,
+/**
+ * The uniforms of glsl/neighbor-search.glsl's users (steer and neighbour count, both paths):
+ * the flock's, the state's RGBA32F position and velocity textures, and the grid's when given.
+ */
+export function steerUniforms(
+  state: Pick<Target, 'textures' | 'layout'>,
   grid: GridInputs | null,
   count: number,
   params: FlockParams,
@@ -41,8 +46,11 @@ function uniforms(
   };
 }
 
-/** `state` -> `out` (both RGBA32F position + velocity targets of one layout), one step. */
-export function runSteer(
+/**
+ * A fragment pass over the first `count` elements of `out` (a target of `state`'s layout) that
+ * gathers each element's neighbours in `state`: through `grid`, or from all boids when null.
+ */
+export type GatherPass = (
   env: PassEnv,
   state: Target,
   grid: GridInputs | null,
@@ -50,37 +58,20 @@ export function runSteer(
   params: FlockParams,
   g: Grid,
   out: Target,
-): void {
-  const defines = flockDefines(params, grid ? 'grid' : 'brute');
-  const prog = env.programs.get('fullscreen.vert.glsl', 'steer.frag.glsl', defines);
-  drawPass(
-    env.gl,
-    env.vao,
-    out,
-    prog,
-    uniforms(state, grid, count, params, g),
-    rowsFor(out.layout, count),
-  );
+) => void;
+
+/** The gather pass of fragment shader `frag` (compiled per params and search mode, cached). */
+function gatherPass(frag: string): GatherPass {
+  return (env, state, grid, count, params, g, out) => {
+    const defines = flockDefines(params, grid ? 'grid' : 'brute');
+    const prog = env.programs.get('fullscreen.vert.glsl', frag, defines);
+    const uniforms = steerUniforms(state, grid, count, params, g);
+    drawPass(env.gl, env.vao, out, prog, uniforms, rowsFor(out.layout, count));
+  };
 }
 
+/** `state` -> `out` (both RGBA32F position + velocity targets of one layout), one step. */
+export const runSteer: GatherPass = gatherPass('steer.frag.glsl');
+
 /** |N_i| of every element of `state` into `out` (R32UI, same layout), counted as runSteer gathers. */
-export function runNeighborCount(
-  env: PassEnv,
-  state: Target,
-  grid: GridInputs | null,
-  count: number,
-  params: FlockParams,
-  g: Grid,
-  out: Target,
-): void {
-  const defines = flockDefines(params, grid ? 'grid' : 'brute');
-  const prog = env.programs.get('fullscreen.vert.glsl', 'neighbor-count.frag.glsl', defines);
-  drawPass(
-    env.gl,
-    env.vao,
-    out,
-    prog,
-    uniforms(state, grid, count, params, g),
-    rowsFor(out.layout, count),
-  );
-}
+export const runNeighborCount: GatherPass = gatherPass('neighbor-count.frag.glsl');

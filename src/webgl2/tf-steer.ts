@@ -2,48 +2,36 @@
  * Transform-feedback path, steer + integrate: one vertex per boid reads the previous state from
  * the RGBA32F copies (Jacobi) and its new position and velocity are captured into a pair of
  * state buffers, in the same order. The model is glsl/flock-rules.glsl and the neighbour loop
- * glsl/neighbor-search.glsl, shared with the fragment pass (steer.ts). Also the debug pass that
- * counts |N_i| the same way, captured as one uint per boid.
+ * glsl/neighbor-search.glsl, shared with the fragment pass (steer.ts, whose uniforms these passes
+ * take). Also the debug pass that counts |N_i| the same way, captured as one uint per boid.
  */
 import type { Grid } from '../core/grid';
 import type { FlockParams } from '../core/params';
-import type { GridInputs } from './steer';
+import { steerUniforms, type GridInputs } from './steer';
 import type { FeedbackEnv, StateBuffers, StateCopies } from './tf-feedback';
 import { runFeedback } from './tf-feedback';
-import { flockDefines, flockUniforms } from './uniforms';
+import { flockDefines } from './uniforms';
 
 /** The vertex outputs of tf-steer.vert.glsl, in binding order (positions, velocities). */
 export const STEER_FEEDBACK = ['tfPos', 'tfVel'] as const;
 /** The vertex output of tf-neighbor-count.vert.glsl. */
 export const COUNT_FEEDBACK = ['tfCount'] as const;
 
-function uniforms(
-  state: StateCopies,
-  grid: GridInputs | null,
-  count: number,
+/** The program of feedback vertex shader `vert` for `params` and a search mode (cached). */
+function gatherProgram(
+  env: FeedbackEnv,
+  vert: string,
   params: FlockParams,
-  g: Grid,
-): Record<string, unknown> {
-  return {
-    ...flockUniforms(params, g),
-    uPos: state.textures[0],
-    uVel: state.textures[1],
-    uShift: state.layout.shift,
-    uCount: count,
-    ...(grid
-      ? {
-          uSortedKeys: grid.sortedKeys.textures[0],
-          uCellTable: grid.cellTable.textures[0],
-          uTableShift: grid.cellTable.layout.shift,
-        }
-      : {}),
-  };
+  search: 'grid' | 'brute',
+  outputs: readonly string[],
+) {
+  const defines = flockDefines(params, search);
+  return env.programs.get(vert, 'tf-discard.frag.glsl', defines, outputs);
 }
 
 /** The steer program for `params` and a search mode (compiled once per variant). */
 export function steerProgram(env: FeedbackEnv, params: FlockParams, search: 'grid' | 'brute') {
-  const defines = flockDefines(params, search);
-  return env.programs.get('tf-steer.vert.glsl', 'tf-discard.frag.glsl', defines, STEER_FEEDBACK);
+  return gatherProgram(env, 'tf-steer.vert.glsl', params, search, STEER_FEEDBACK);
 }
 
 /** `state` (copies of the current buffers) -> `out`, one step for elements [0, count). */
@@ -57,7 +45,7 @@ export function runTFSteer(
   out: StateBuffers,
 ): void {
   const prog = steerProgram(env, params, grid ? 'grid' : 'brute');
-  runFeedback(env, prog, uniforms(state, grid, count, params, g), [out.pos, out.vel], count);
+  runFeedback(env, prog, steerUniforms(state, grid, count, params, g), [out.pos, out.vel], count);
 }
 
 /** |N_i| of elements [0, count) of `state` into `out` (a uint per element), counted as runTFSteer gathers. */
@@ -70,12 +58,7 @@ export function runTFNeighborCount(
   g: Grid,
   out: WebGLBuffer,
 ): void {
-  const defines = flockDefines(params, grid ? 'grid' : 'brute');
-  const prog = env.programs.get(
-    'tf-neighbor-count.vert.glsl',
-    'tf-discard.frag.glsl',
-    defines,
-    COUNT_FEEDBACK,
-  );
-  runFeedback(env, prog, uniforms(state, grid, count, params, g), [out], count);
+  const search = grid ? 'grid' : 'brute';
+  const prog = gatherProgram(env, 'tf-neighbor-count.vert.glsl', params, search, COUNT_FEEDBACK);
+  runFeedback(env, prog, steerUniforms(state, grid, count, params, g), [out], count);
 }
