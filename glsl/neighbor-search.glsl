@@ -1,6 +1,6 @@
 // Neighbour gathering over state textures: the 3^d grid cells around a boid (GRID 1: state in
 // sorted order, with the sorted (cellKey, payload) keys and the per-cell [start, end) table) or
-// all boids (GRID 0, the O(N^2) baseline). The per-pair rule is `accumulate` (flock-rules.glsl).
+// all boids (GRID 0, the O(N^2) baseline). The per-pair rule is `addNeighbor` (flock-rules.glsl).
 // Stage-neutral (no gl_FragCoord): the fragment passes and the transform-feedback vertex passes
 // (tf-*.vert.glsl) include it alike.
 #include "common.glsl"
