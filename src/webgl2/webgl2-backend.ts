@@ -23,7 +23,7 @@ import {
   targetRead,
   withBoidIds,
   WebGL2PathBase,
-  type SharedResources,
+  type PathResources,
   type StateObjects,
   type StateRead,
   type WebGL2PathBackend,
@@ -43,7 +43,7 @@ export interface WebGL2Backend extends WebGL2PathBackend {
 
 /** Two RGBA32F (position, velocity) targets: the current state and the scratch/next one. */
 type TextureStates = StateObjects<Target>;
-type Resources = SharedResources<PassEnv> & TextureStates;
+type Resources = PathResources<PassEnv, TextureStates>;
 
 class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
   readonly kind = 'webgl2' as const;

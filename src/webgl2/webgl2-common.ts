@@ -194,6 +194,9 @@ export interface SharedResources<E extends PassEnv> {
   bounds: CellBounds;
 }
 
+/** Everything one build of a path owns. */
+export type PathResources<E extends PassEnv, S> = SharedResources<E> & S;
+
 /** What a state read brings back: 4 floats per element from element 0 (at least `count`). */
 export interface StateRead {
   reqs: ReadRequest[];
@@ -221,7 +224,7 @@ export abstract class WebGL2PathBase<
   protected count: number;
   /** Which of res.states is the current state. */
   protected cur: 0 | 1 = 0;
-  private res: (SharedResources<E> & S) | null = null;
+  private res: PathResources<E, S> | null = null;
   private lost = false;
   private disposed = false;
   private readonly onLostEvent = (e: Event) => this.handleLost(e);
@@ -263,27 +266,24 @@ export abstract class WebGL2PathBase<
   /** Compiles the path's reorder program. */
   protected abstract compileReorder(env: E): void;
   /** Writes `state` into res.states[0] (withBoidIds). */
-  protected abstract writeState(res: SharedResources<E> & S, state: FlockState): void;
+  protected abstract writeState(res: PathResources<E, S>, state: FlockState): void;
   /** RGBA32F textures (positions, velocities) holding the current state, outside a step. */
-  protected abstract currentTextures(
-    res: SharedResources<E> & S,
-  ): Pick<Target, 'textures' | 'layout'>;
+  protected abstract currentTextures(res: PathResources<E, S>): Pick<Target, 'textures' | 'layout'>;
   /** The current state in the order of `sorted` -> res.states[1 - cur]. */
-  protected abstract reorderPass(res: SharedResources<E> & S, sorted: Target): void;
+  protected abstract reorderPass(res: PathResources<E, S>, sorted: Target): void;
   /**
    * One steer + integrate step into res.states[out], from the reordered scratch state (grid) or
    * the current one (brute force).
    */
-  protected abstract steerPass(
-    res: SharedResources<E> & S,
-    grid: GridInputs | null,
-    out: 0 | 1,
-  ): void;
+  protected abstract steerPass(res: PathResources<E, S>, grid: GridInputs | null, out: 0 | 1): void;
   /** Reads of the first `count` elements of `state`. */
   protected abstract stateRead(state: P, count: number): StateRead;
-  /** |N_i| per boid id, counted as the step gathers, in the order of `order`. */
+  /**
+   * |N_i| per boid id, counted as the step gathers, over `order`: the current state (brute force)
+   * or, with `grid`, the reordered scratch one.
+   */
   protected abstract countNeighbors(
-    res: SharedResources<E> & S,
+    res: PathResources<E, S>,
     grid: GridInputs | null,
     order: P,
     count: number,
@@ -383,16 +383,16 @@ export abstract class WebGL2PathBase<
   }
 
   /** `state` into res.states[0], which becomes the current state. */
-  private upload(res: SharedResources<E> & S, state: FlockState): void {
+  private upload(res: PathResources<E, S>, state: FlockState): void {
     this.writeState(res, state);
     this.cur = 0;
   }
 
-  private get ready(): (SharedResources<E> & S) | null {
+  private get ready(): PathResources<E, S> | null {
     return this.disposed || this.lost ? null : this.res;
   }
 
-  private requireReady(): SharedResources<E> & S {
+  private requireReady(): PathResources<E, S> {
     const res = this.ready;
     if (!res) throw new Error(this.disposed ? 'backend disposed' : 'WebGL context lost');
     return res;
@@ -471,7 +471,7 @@ export abstract class WebGL2PathBase<
   }
 
   /** Key, sort and cell table of the current state; returns the sorted keys' target. */
-  private buildGrid(res: SharedResources<E> & S): Target {
+  private buildGrid(res: PathResources<E, S>): Target {
     res.timer.begin('key');
     runKeyPass(
       res.env,
@@ -493,14 +493,14 @@ export abstract class WebGL2PathBase<
   }
 
   /** Grid: the current state in sorted order into res.states[1 - cur]; the steer pass's grid. */
-  private reorder(res: SharedResources<E> & S, sorted: Target): GridInputs {
+  private reorder(res: PathResources<E, S>, sorted: Target): GridInputs {
     res.timer.begin('reorder');
     this.reorderPass(res, sorted);
     res.timer.end();
     return { sortedKeys: sorted, cellTable: res.table };
   }
 
-  private stepOnce(res: SharedResources<E> & S): void {
+  private stepOnce(res: PathResources<E, S>): void {
     if (this.params.neighborSearch === 'grid') {
       // The reordered state goes to the scratch state; the step writes back into the current one.
       const grid = this.reorder(res, this.buildGrid(res));

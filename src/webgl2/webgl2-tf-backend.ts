@@ -46,7 +46,7 @@ import {
   openWebGL2,
   withBoidIds,
   WebGL2PathBase,
-  type SharedResources,
+  type PathResources,
   type StateObjects,
   type StateRead,
   type WebGL2PathBackend,
@@ -83,7 +83,7 @@ interface FeedbackStates extends StateObjects<StateBuffers> {
   /** RGBA32F copies of states[cur] (outside a step) for texelFetch: neighbours, keys, drawing. */
   copies: StateCopies;
 }
-type Resources = SharedResources<FeedbackEnv> & FeedbackStates;
+type Resources = PathResources<FeedbackEnv, FeedbackStates>;
 
 class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, FeedbackStates> {
   readonly kind = 'webgl2-tf' as const;
