@@ -2,8 +2,7 @@
 // zeros) where it does not.
 import { describe, expect, test } from 'vitest';
 import { createFlock } from '../../src/index';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../support/browser';
 
 describe('stats and timings', () => {
   test('webgpu with timestamp-query: per-pass GPU times in stats while running', async () => {
