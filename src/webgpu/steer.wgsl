@@ -38,9 +38,31 @@ fn offsetTo(p: vec3f, q: vec3f) -> vec3f {
   return q - p;
 }
 
+// Velocity components longer than this are scaled down (direction kept) so that sums over many
+// neighbours stay finite for any finite state; after one step every speed is <= maxSpeed.
+// The same guard as glsl/flock-rules.glsl.
+const VEL_LIMIT = 1e18;
+
+fn safeVelocity(v: vec3f) -> vec3f {
+  let m = max(max(abs(v.x), abs(v.y)), abs(v.z));
+  return select(v, v * (VEL_LIMIT / m), m > VEL_LIMIT);
+}
+
+// |x| without overflow or underflow of the squares for very large or very small components.
+fn safeLength(x: vec3f) -> f32 {
+  let m = max(max(abs(x.x), abs(x.y)), abs(x.z));
+  if (m == 0.0) {
+    return 0.0;
+  }
+  if (m > 1e18 || m < 1e-18) {
+    return m * length(x / m);
+  }
+  return length(x);
+}
+
 fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f) {
   (*acc).sep -= d / d2;
-  (*acc).velSum += v;
+  (*acc).velSum += safeVelocity(v);
   (*acc).offSum += d;
   (*acc).n += 1u;
 }
@@ -104,18 +126,18 @@ fn floorModBox(x: f32, size: f32) -> f32 {
 }
 
 fn integrate(b: Boid, acc: Accum) -> Boid {
-  let v = b.vel.xyz;
+  let v = safeVelocity(b.vel.xyz);
   var a = P.separationWeight * acc.sep;
   if (acc.n > 0u) {
     let inv = 1.0 / f32(acc.n);
     a += P.alignmentWeight * (acc.velSum * inv - v) + P.cohesionWeight * acc.offSum * inv;
   }
-  let alen = length(a);
+  let alen = safeLength(a);
   if (alen > P.maxSteerForce) {
     a *= P.maxSteerForce / alen;
   }
   var nv = v + a * P.dt;
-  let speed = length(nv);
+  let speed = safeLength(nv);
   if (speed > 0.0) {
     var k = 1.0;
     if (speed > P.maxSpeed) {

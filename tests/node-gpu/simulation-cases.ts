@@ -198,6 +198,16 @@ export async function expectDegenerateFinite(device: GPUDevice): Promise<void> {
       { ...base, minSpeed: 0 },
       { ...initialState(base), velocities: new Float32Array(4 * 300) },
     ],
+    [
+      // |v|^2 overflows float32 here: the speed clamp must still see a finite length.
+      'speeds of 1e20 and 3e38',
+      base,
+      (() => {
+        const s = initialState(base);
+        for (let i = 0; i < s.velocities.length; i++) s.velocities[i]! *= i % 8 < 4 ? 2e19 : 6e37;
+        return s;
+      })(),
+    ],
   ];
   for (const [name, p0, s] of cases) {
     for (const variant of [
