@@ -62,6 +62,23 @@ const OPTION_KEYS = ['backend', 'params', 'initialState', 'autoStart', 'disable'
 const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...BACKEND_LADDER];
 /** Seconds between asynchronous state snapshots (used to resume after context or device loss). */
 const SNAPSHOT_INTERVAL_S = 3;
+/** The most steps one step() call takes (about 4.6 hours of simulated time at 1/60 s). */
+export const MAX_STEPS_PER_CALL = 1_000_000;
+/** step(n) submits this many steps, then lets the page run. */
+const STEP_CHUNK = 8;
+
+/** Resolves after the page has had a turn (a message task: not clamped like setTimeout). */
+function yieldToPage(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
 /** Steps a backend may have queued before the frame loop stops adding more. */
 const MAX_PENDING_STEPS = 4;
 /** Seconds between CPU-clock step timings when no GPU timer exists. */
@@ -139,6 +156,15 @@ export async function createFlock(
   options: FlockOptions = {},
 ): Promise<Flock> {
   const opts = checkOptions(options);
+  if (target !== undefined && target !== null && !(target instanceof HTMLElement)) {
+    throw new FlockError('target', target, 'an HTMLCanvasElement, another HTMLElement, or nothing');
+  }
+  if (
+    options.params !== undefined &&
+    (options.params === null || typeof options.params !== 'object')
+  ) {
+    throw new FlockError('params', options.params, 'an object of parameter names to values');
+  }
   let params = validateParams(options.params ?? {}, defaultParams());
   let state: FlockState | null = null;
   if (options.initialState !== undefined) {
@@ -479,6 +505,8 @@ export class Flock extends EventTarget {
 
   /** Back to the seed's initial state (same parameters). */
   reset(): void {
+    if (this._disposed)
+      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
     const state = initialState(this._params);
     this._snapshot = cloneState(state);
     void this._enqueue((b) => b.setState(state));
@@ -507,10 +535,23 @@ export class Flock extends EventTarget {
    * @throws FlockError (as a rejection) when n is not an integer >= 0.
    */
   step(n = 1): Promise<void> {
-    if (!Number.isInteger(n) || n < 0)
-      return Promise.reject(new FlockError('n', n, 'an integer >= 0'));
+    if (!Number.isInteger(n) || n < 0 || n > MAX_STEPS_PER_CALL) {
+      return Promise.reject(new FlockError('n', n, `an integer from 0 to ${MAX_STEPS_PER_CALL}`));
+    }
     if (n === 0) return this._enqueue(() => undefined);
-    return this._enqueue((b) => b.step(n));
+    return this._enqueue(async (b) => {
+      // Submit in chunks and let the page run between them: a long run of steps neither freezes
+      // the tab nor outlives dispose().
+      for (let left = n; left > 0;) {
+        const k = Math.min(left, STEP_CHUNK);
+        b.step(k);
+        left -= k;
+        if (left > 0) {
+          await yieldToPage();
+          if (this._disposed || b !== this._backend) return;
+        }
+      }
+    });
   }
 
   /** Resolves once every step asked for so far has finished on the device (for timing and benchmarks). */

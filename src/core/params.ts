@@ -328,9 +328,18 @@ export function validateParams(
   // Copy vectors so callers cannot alias our state.
   p.boundsMin = [...p.boundsMin] as Vec3;
   p.boundsMax = [...p.boundsMax] as Vec3;
+  // A conflict between two fields is reported on the one the caller changed.
+  const given = (k: keyof FlockParams) => (partial as Record<string, unknown>)[k] !== undefined;
   const axes = activeAxes(p);
   for (let a = 0; a < axes; a++) {
     if (!(p.boundsMin[a]! < p.boundsMax[a]!)) {
+      if (given('boundsMin') && !given('boundsMax')) {
+        throw new FlockError(
+          'boundsMin',
+          p.boundsMin,
+          `each active component less than boundsMax (${describeValue(p.boundsMax)})`,
+        );
+      }
       throw new FlockError(
         'boundsMax',
         p.boundsMax,
@@ -339,16 +348,30 @@ export function validateParams(
     }
   }
   if (p.minSpeed > p.maxSpeed) {
+    if (given('maxSpeed') && !given('minSpeed')) {
+      throw new FlockError(
+        'maxSpeed',
+        p.maxSpeed,
+        `minSpeed (${p.minSpeed}) to 1000 world units/s`,
+      );
+    }
     throw new FlockError('minSpeed', p.minSpeed, `0 to maxSpeed (${p.maxSpeed}) world units/s`);
   }
   if (p.boundary === 'wrap') {
     for (let a = 0; a < axes; a++) {
       const size = p.boundsMax[a]! - p.boundsMin[a]!;
       if (Math.floor(size / p.perceptionRadius) < 3) {
+        const third = Math.floor((size / 3) * 1e6) / 1e6;
+        const why = `wrap needs 3 cells per axis: perceptionRadius at most ${third} world units (a third of the box side ${size})`;
+        if (given('perceptionRadius'))
+          throw new FlockError('perceptionRadius', p.perceptionRadius, why);
+        if (given('boundary'))
+          throw new FlockError('boundary', p.boundary, `"bounce" here, or ${why}`);
+        const side = given('boundsMin') && !given('boundsMax') ? 'boundsMin' : 'boundsMax';
         throw new FlockError(
-          'perceptionRadius',
-          p.perceptionRadius,
-          `at most ${size / 3} world units (a third of the box side ${size}): wrap needs 3 cells per axis`,
+          side,
+          p[side],
+          `a box at least 3*perceptionRadius = ${3 * p.perceptionRadius} wide per active axis under wrap`,
         );
       }
     }

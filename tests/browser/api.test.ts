@@ -131,6 +131,7 @@ describe('createFlock on webgl2', () => {
     f.dispose();
     f.dispose();
     expect(() => f.setParams({ count: 5 })).toThrow(FlockError);
+    expect(() => f.reset()).toThrow(FlockError);
     await expect(f.readState()).rejects.toBeInstanceOf(FlockError);
   });
 
@@ -159,6 +160,10 @@ describe('options and the ladder', () => {
       'backend',
     );
     expect((await rejection(createFlock(undefined, { colour: 1 } as never))).field).toBe('colour');
+    expect((await rejection(createFlock('app' as never))).field).toBe('target');
+    expect((await rejection(createFlock(undefined, { params: null as never }))).field).toBe(
+      'params',
+    );
     expect((await rejection(createFlock(undefined, { disable: ['warp-drive'] }))).field).toBe(
       'disable',
     );
@@ -197,5 +202,25 @@ describe('options and the ladder', () => {
     });
     expect(f.backend).toBe('webgl2');
     expect(Object.keys(f.fallbackReasons)).toEqual(['webgpu']);
+  });
+});
+
+describe('long step runs', () => {
+  test('step(n) is capped, lets the page run between chunks, and stops at dispose', async () => {
+    const f = await make(undefined, {
+      backend: 'webgl2',
+      params: { count: 2000 },
+      autoStart: false,
+    });
+    expect((await rejection(f.step(2_000_000))).field).toBe('n');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    await f.step(120);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0); // timers ran while the 120 steps were submitted
+    const long = f.step(1_000_000);
+    await new Promise((r) => setTimeout(r, 50));
+    f.dispose();
+    await long; // returns soon after dispose instead of running a million steps
   });
 });

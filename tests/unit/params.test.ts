@@ -76,9 +76,19 @@ describe('schema', () => {
     // wrap: a 5-unit box with r = 2 has only 2 cells per axis
     const err = rejects(
       { boundary: 'wrap', boundsMin: [0, 0, 0], boundsMax: [5, 50, 50] },
-      'perceptionRadius',
+      'boundary',
     );
     expect(err.allowed).toContain('3 cells');
+    expect(err.allowed).toContain('at most 1.666666 world units');
+    // the conflict is reported on the field the caller changed
+    const wrapped = validateParams({ boundary: 'wrap' });
+    expect(rejects({ perceptionRadius: 30 }, 'perceptionRadius', wrapped).allowed).toContain(
+      '3 cells',
+    );
+    const wrappedBox = validateParams({ boundary: 'wrap', boundsMin: [-10, -10, -10] });
+    rejects({ boundsMax: [-5, 10, 10] }, 'boundsMax', wrappedBox);
+    rejects({ maxSpeed: 1 }, 'maxSpeed');
+    rejects({ boundsMin: [40, 0, 0] }, 'boundsMin');
     // 2D ignores z bounds
     expect(
       validateParams({ dimensions: 2, boundsMin: [0, 0, 5], boundsMax: [10, 10, 5] }).dimensions,

@@ -120,10 +120,10 @@ describe('parseQuery', () => {
     expect(r.options.params).toEqual({ boundary: 'wrap', count: 10 });
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]).toMatch(/perceptionRadius=30 ignored: .*wrap needs 3 cells/);
-    // boundsMin above the default boundsMax: the rule names boundsMax, so the URL's boundsMin goes.
+    // boundsMin above the default boundsMax: the rule names boundsMin, the field the URL changed.
     const s = parseQuery('?boundsMin=40,0,0');
     expect(s.options.params).toBeUndefined();
-    expect(s.errors[0]).toMatch(/boundsMin=40,0,0 ignored: boundsMax/);
+    expect(s.errors[0]).toMatch(/boundsMin=40,0,0 ignored: boundsMin/);
   });
 
   test('a key given twice: the last counts', () => {
