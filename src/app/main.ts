@@ -5,7 +5,7 @@
  * Exposes `window.flock` and `window.flockReady` (see globals.d.ts).
  */
 import './app.css';
-import { createFlock, defaultCamera, type Flock } from '../index';
+import { CPU_MAX_COUNT, createFlock, defaultCamera, type Flock } from '../index';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui } from './param-gui';
@@ -17,6 +17,12 @@ function messageOf(e: unknown): string {
 
 async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const query = parseQuery(location.search);
+  // `?backend=cpu` without a count: start at the cpu backend's cap rather than failing on the
+  // default 16,384 (an explicit count above the cap is still reported).
+  if (query.options.backend === 'cpu' && query.options.params?.count === undefined) {
+    query.options.params = { ...query.options.params, count: CPU_MAX_COUNT };
+    overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
+  }
   overlay.setUrlErrors(query.errors);
   const flock = await createFlock(container, { ...query.options, autoStart: !query.paused });
   window.flock = flock;
