@@ -280,6 +280,25 @@ export class Flock extends EventTarget {
   get maxCount(): number {
     return this._backend?.maxCount ?? 0;
   }
+  /**
+   * How the GPU backends draw: 'instanced' (one instance per boid, the default) or 'vertex-id'
+   * (one draw of 12 vertices per boid, the boid index from the vertex index: same pixels, and
+   * much faster where tiny instances are slow, e.g. SwiftShader). The cpu backend ignores it.
+   * @throws FlockError when the value is neither, or the backend cannot draw that way.
+   */
+  get drawMode(): 'instanced' | 'vertex-id' {
+    return (
+      (this._backend as { drawMode?: 'instanced' | 'vertex-id' } | null)?.drawMode ?? 'instanced'
+    );
+  }
+  set drawMode(mode: 'instanced' | 'vertex-id') {
+    const b = this._backend as { drawMode?: string; drawModes?: readonly string[] } | null;
+    const allowed = b?.drawModes ?? ['instanced', 'vertex-id'];
+    if (!allowed.includes(mode)) {
+      throw new FlockError('drawMode', mode, allowed.map((m) => `"${m}"`).join(' or '));
+    }
+    if (b && 'drawMode' in b) b.drawMode = mode;
+  }
   /** Renderer or adapter description of the current backend. */
   get deviceInfo(): string {
     return this._backend?.deviceInfo || this._probeInfo;

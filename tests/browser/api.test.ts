@@ -224,3 +224,52 @@ describe('long step runs', () => {
     await long; // returns soon after dispose instead of running a million steps
   });
 });
+
+describe('draw modes', () => {
+  test.each(['webgl2', 'webgpu'] as const)(
+    '%s: vertex-id draws the same pixels as instancing',
+    async (backend) => {
+      const div = document.createElement('div');
+      div.style.width = '160px';
+      div.style.height = '120px';
+      document.body.appendChild(div);
+      const f = await make(div, {
+        backend,
+        params: parityParams({ count: 800 }),
+        autoStart: false,
+      });
+      const grab = () => {
+        f.render();
+        const c = document.createElement('canvas');
+        c.width = f.canvas.width;
+        c.height = f.canvas.height;
+        const ctx = c.getContext('2d')!;
+        ctx.drawImage(f.canvas, 0, 0);
+        return ctx.getImageData(0, 0, c.width, c.height).data;
+      };
+      expect(f.drawMode).toBe('instanced');
+      const a = grab();
+      f.drawMode = 'vertex-id';
+      expect(f.drawMode).toBe('vertex-id');
+      const b = grab();
+      let lit = 0;
+      let diff = 0;
+      for (let i = 0; i < a.length; i += 4) {
+        if (a[i]! + a[i + 1]! + a[i + 2]! > 60) lit++;
+        if (
+          Math.abs(a[i]! - b[i]!) +
+            Math.abs(a[i + 1]! - b[i + 1]!) +
+            Math.abs(a[i + 2]! - b[i + 2]!) >
+          6
+        )
+          diff++;
+      }
+      expect(lit).toBeGreaterThan(50);
+      expect(diff / (a.length / 4)).toBeLessThan(0.002);
+      expect(() => {
+        f.drawMode = 'points' as never;
+      }).toThrow(FlockError);
+      div.remove();
+    },
+  );
+});
