@@ -20,6 +20,17 @@ export interface PassTimes {
   steer: number | null;
   draw: number | null;
 }
+/** A pass of the step (or the draw), as PassTimes names them. */
+export type PassName = keyof PassTimes;
+/** Every pass name, in the order a step runs them, then the draw. */
+export const PASS_NAMES: readonly PassName[] = [
+  'key',
+  'sort',
+  'cellTable',
+  'reorder',
+  'steer',
+  'draw',
+];
 export const NO_PASS_TIMES: PassTimes = {
   key: null,
   sort: null,

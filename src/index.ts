@@ -51,9 +51,9 @@ registerBackend('cpu', {
 });
 
 export { createFlock, Flock, DISABLE_NAMES, PARAM_NAMES } from './flock';
-export { CPU_MAX_COUNT } from './backend';
+export { CPU_MAX_COUNT, PASS_NAMES } from './backend';
 export type { FlockOptions, FlockStats, BackendChoice } from './flock';
-export type { BackendKind, PassTimes } from './backend';
+export type { BackendKind, PassTimes, PassName } from './backend';
 export { BACKEND_LADDER } from './backend';
 export { FlockError } from './core/errors';
 export { PARAM_SCHEMA, defaultParams, validateParams, paramSpec, allowedText } from './core/params';

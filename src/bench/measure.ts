@@ -17,7 +17,7 @@
  * - frame: median of (`step(1)` + `render()` + `finish()`), frames back to back (not paced by
  *   requestAnimationFrame); fps = 1000 / frame.
  */
-import type { BackendKind, PassTimes } from '../backend';
+import { PASS_NAMES, type BackendKind, type PassTimes } from '../backend';
 import { createFlock, FlockError, type Flock } from '../index';
 
 export type BenchMode = 'grid' | 'brute';
@@ -40,14 +40,7 @@ export interface BenchCase extends BenchFamily {
 }
 
 /** The pass names in drawing order (key/sort, cell table, reorder, steer, draw). */
-export const PASS_KEYS: readonly (keyof PassTimes)[] = [
-  'key',
-  'sort',
-  'cellTable',
-  'reorder',
-  'steer',
-  'draw',
-];
+export const PASS_KEYS = PASS_NAMES;
 
 /** The sweep the issue asks for: 1,024 to 1,048,576 in factors of 4. */
 export const SWEEP_COUNTS: readonly number[] = [1024, 4096, 16384, 65536, 262144, 1048576];

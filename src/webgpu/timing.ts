@@ -6,17 +6,10 @@
  * steps mean something, and the detected resolution is reported with them.
  * Owns its query set and buffers (`dispose()`).
  */
+import type { PassName } from '../backend';
 import { BufferUsage, MapMode } from './constants';
 
-export type PassName = 'key' | 'sort' | 'cellTable' | 'reorder' | 'steer' | 'draw';
-export const PASS_NAMES: readonly PassName[] = [
-  'key',
-  'sort',
-  'cellTable',
-  'reorder',
-  'steer',
-  'draw',
-];
+export type { PassName };
 
 /** Average milliseconds per step over the steps measured, by pass (absent: not run). */
 export interface PassAverages {
