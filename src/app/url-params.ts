@@ -8,6 +8,7 @@ import {
   DISABLE_NAMES,
   FlockError,
   PARAM_SCHEMA,
+  paramSpec,
   validateParams,
   type FlockOptions,
 } from '../index';
@@ -113,6 +114,11 @@ export function parseQuery(search: string): ParsedQuery {
   const accepted = new Map<string, unknown>();
   const failed = new Map<string, string>();
   for (const [key, { value }] of raw) {
+    if (!paramSpec(key)) {
+      const names = ['backend', 'paused', 'disable', ...PARAM_SCHEMA.map((sp) => sp.name)];
+      failed.set(key, `unknown URL parameter "${key}"; known: ${names.join(', ')}`);
+      continue;
+    }
     try {
       validateParams({ [key]: value });
       accepted.set(key, value);

@@ -79,7 +79,7 @@ describe('parseQuery', () => {
     expect(r.options).toEqual({ params: { count: 100 }, disable: ['webgpu'] });
     expect(r.errors).toHaveLength(3);
     expect(r.errors[0]).toMatch(
-      /speed=3 ignored: speed = "3" is not allowed; allowed: a known parameter: count,/,
+      /speed=3 ignored: unknown URL parameter "speed"; known: backend, paused, disable, count,/,
     );
     expect(r.errors[1]).toMatch(/backend=vulkan.*"webgl2"/);
     expect(r.errors[2]).toMatch(/"warp"/);
