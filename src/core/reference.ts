@@ -99,6 +99,38 @@ function forEachCandidate(
 }
 
 /**
+ * Calls visit(j, d, d2) for every neighbour j of boid i: d = p_j - p_i (minimum image under wrap;
+ * the same array is reused between calls), eps² < d2 = |d|² < r². The one neighbour rule of the
+ * model, shared by the step and the neighbour counts.
+ */
+function forEachNeighbor(
+  i: number,
+  state: FlockState,
+  params: FlockParams,
+  lists: CellLists | null,
+  visit: (j: number, d: number[], d2: number) => void,
+): void {
+  const P = state.positions;
+  const r2 = params.perceptionRadius * params.perceptionRadius;
+  const axes = params.boundary === 'wrap' ? activeAxes(params) : 0;
+  const px = P[4 * i]!;
+  const py = P[4 * i + 1]!;
+  const pz = P[4 * i + 2]!;
+  const d = [0, 0, 0];
+  forEachCandidate(i, state, params, lists, (j) => {
+    if (j === i) return;
+    d[0] = P[4 * j]! - px;
+    d[1] = P[4 * j + 1]! - py;
+    d[2] = P[4 * j + 2]! - pz;
+    for (let a = 0; a < axes; a++) {
+      d[a] = minimumImage(d[a]!, params.boundsMax[a]! - params.boundsMin[a]!);
+    }
+    const d2 = d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!;
+    if (d2 > EPS2 && d2 < r2) visit(j, d, d2);
+  });
+}
+
+/**
  * One fixed step of every boid from the previous state (Jacobi), exactly as DESIGN.md section 1.
  * `search` overrides params.neighborSearch. Returns a new state; the input is not modified.
  */
@@ -113,12 +145,10 @@ export function referenceStep(
   const outP = new Float32Array(4 * n);
   const outV = new Float32Array(4 * n);
   const lists = search === 'grid' ? buildCellLists(state, params) : null;
-  const r2 = params.perceptionRadius * params.perceptionRadius;
   const wrap = params.boundary === 'wrap';
   const axes = activeAxes(params);
   const size = [0, 1, 2].map((a) => params.boundsMax[a]! - params.boundsMin[a]!);
   const dt = params.timeStep;
-  const d = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const px = P[4 * i]!,
       py = P[4 * i + 1]!,
@@ -136,14 +166,7 @@ export function referenceStep(
       cy = 0,
       cz = 0; // sum of offsets
     let count = 0;
-    forEachCandidate(i, state, params, lists, (j) => {
-      if (j === i) return;
-      d[0] = P[4 * j]! - px;
-      d[1] = P[4 * j + 1]! - py;
-      d[2] = P[4 * j + 2]! - pz;
-      if (wrap) for (let a = 0; a < axes; a++) d[a] = minimumImage(d[a]!, size[a]!);
-      const d2 = d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!;
-      if (!(d2 > EPS2 && d2 < r2)) return;
+    forEachNeighbor(i, state, params, lists, (j, d, d2) => {
       sx -= d[0]! / d2;
       sy -= d[1]! / d2;
       sz -= d[2]! / d2;
@@ -232,25 +255,10 @@ export function neighborCounts(
   search: 'grid' | 'brute' = 'brute',
 ): Uint32Array {
   const lists = search === 'grid' ? buildCellLists(state, params) : null;
-  const r2 = params.perceptionRadius * params.perceptionRadius;
-  const wrap = params.boundary === 'wrap';
-  const axes = activeAxes(params);
-  const size = [0, 1, 2].map((a) => params.boundsMax[a]! - params.boundsMin[a]!);
-  const P = state.positions;
   const out = new Uint32Array(state.count);
   for (let i = 0; i < state.count; i++) {
     let c = 0;
-    forEachCandidate(i, state, params, lists, (j) => {
-      if (j === i) return;
-      const d = [
-        P[4 * j]! - P[4 * i]!,
-        P[4 * j + 1]! - P[4 * i + 1]!,
-        P[4 * j + 2]! - P[4 * i + 2]!,
-      ];
-      if (wrap) for (let a = 0; a < axes; a++) d[a] = minimumImage(d[a]!, size[a]!);
-      const d2 = d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!;
-      if (d2 > EPS2 && d2 < r2) c++;
-    });
+    forEachNeighbor(i, state, params, lists, () => c++);
     out[i] = c;
   }
   return out;
