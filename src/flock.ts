@@ -466,9 +466,15 @@ export class Flock extends EventTarget {
     this.dispatchEvent(new CustomEvent('error', { detail: { error: e } }));
   }
 
-  private _live(): Backend {
-    if (this._disposed)
+  /** @throws FlockError once dispose() has run. */
+  private _checkNotDisposed(): void {
+    if (this._disposed) {
       throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    }
+  }
+
+  private _live(): Backend {
+    this._checkNotDisposed();
     if (!this._backend)
       throw new FlockError('backend', 'none', 'a running backend (a fallback is in progress)');
     return this._backend;
@@ -490,8 +496,7 @@ export class Flock extends EventTarget {
    * @throws FlockError naming the field, the value and the allowed range; the flock keeps its previous parameters and state.
    */
   setParams(partial: Partial<FlockParams>): void {
-    if (this._disposed)
-      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    this._checkNotDisposed();
     const next = validateParams(partial, this._params);
     const max = this._backend?.maxCount ?? Infinity;
     if (next.count > max) {
@@ -524,8 +529,7 @@ export class Flock extends EventTarget {
 
   /** Back to the seed's initial state (same parameters). */
   reset(): void {
-    if (this._disposed)
-      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    this._checkNotDisposed();
     const state = initialState(this._params);
     this._snapshot = cloneState(state);
     void this._enqueue((b) => b.setState(state));
@@ -537,8 +541,7 @@ export class Flock extends EventTarget {
    * @throws FlockError naming the field (state.count, state.positions[i], ...), the value and what is allowed; nothing changes.
    */
   setState(state: FlockState): void {
-    if (this._disposed)
-      throw new FlockError('flock', 'disposed', 'a flock that has not been disposed');
+    this._checkNotDisposed();
     const s = validateState(state, this._params.dimensions, this._backend?.maxCount);
     const params = { ...this._params, count: s.count };
     this._params = params;
