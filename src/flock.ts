@@ -168,7 +168,7 @@ export async function createFlock(
   let params = validateParams(options.params ?? {}, defaultParams());
   let state: FlockState | null = null;
   if (options.initialState !== undefined) {
-    state = validateState(options.initialState, params.dimensions);
+    state = validateState(options.initialState, params.dimensions, undefined, params.species);
     params = { ...params, count: state.count };
   }
   let canvas: HTMLCanvasElement;
@@ -542,7 +542,12 @@ export class Flock extends EventTarget {
    */
   setState(state: FlockState): void {
     this._checkNotDisposed();
-    const s = validateState(state, this._params.dimensions, this._backend?.maxCount);
+    const s = validateState(
+      state,
+      this._params.dimensions,
+      this._backend?.maxCount,
+      this._params.species,
+    );
     const params = { ...this._params, count: s.count };
     this._params = params;
     this._snapshot = cloneState(s);

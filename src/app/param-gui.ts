@@ -72,6 +72,8 @@ export class ParamGui {
     const params = flock.params as unknown as Record<string, unknown>;
     const maxCount = flock.maxCount > 0 ? flock.maxCount : Infinity;
     for (const spec of PARAM_SCHEMA) {
+      // Obstacle lists come from the URL, presets and code; a slider cannot edit them.
+      if (spec.type === 'obstacles') continue;
       const title = spec.unit ? `${spec.doc} (${spec.unit})` : spec.doc;
       const value = params[spec.name];
       if (spec.type === 'vec3') {

@@ -44,6 +44,17 @@ function parseValue(name: string, text: string): unknown {
       return parseNumber(text);
     case 'vec3':
       return text.split(',').map(parseNumber);
+    case 'obstacles': {
+      // x,y,z,radius per sphere, all comma-separated: obstacles=0,0,0,4,10,0,0,2
+      if (text.trim() === '') return [];
+      const nums = text.split(',').map(parseNumber);
+      if (nums.length % 4 !== 0) return text;
+      const out: { center: unknown[]; radius: unknown }[] = [];
+      for (let k = 0; k < nums.length; k += 4) {
+        out.push({ center: nums.slice(k, k + 3), radius: nums[k + 3] });
+      }
+      return out;
+    }
     case 'enum':
       return spec.options.find((o) => String(o) === text.trim()) ?? text;
   }

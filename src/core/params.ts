@@ -6,7 +6,13 @@
 import { FlockError, describeValue } from './errors';
 
 export type Vec3 = [number, number, number];
-export type Boundary = 'bounce' | 'wrap';
+export type Boundary = 'soft' | 'bounce' | 'wrap';
+export type Steering = 'reynolds' | 'sum';
+/** A sphere obstacle: centre (world units) and radius (world units, > 0). */
+export interface Obstacle {
+  center: Vec3;
+  radius: number;
+}
 export type NeighborSearch = 'grid' | 'brute';
 export type SortKind = 'counting' | 'bitonic';
 
@@ -22,12 +28,19 @@ export interface FlockParams {
   boundsMax: Vec3;
   /** r, world units: boids closer than r (and farther than 1e-3) are neighbours. */
   perceptionRadius: number;
+  /** rs, world units: neighbours closer than min(rs, r) push apart (separation, from every species). */
+  separationRadius: number;
   /** ws: weight of separation (steer away from close neighbours, 1/distance). */
   separationWeight: number;
   /** wa: weight of alignment (steer toward the neighbours' mean velocity). */
   alignmentWeight: number;
   /** wc: weight of cohesion (steer toward the neighbours' mean position). */
   cohesionWeight: number;
+  /**
+   * `reynolds`: each rule steers toward its own desired velocity, limited to maxSteerForce
+   * (Reynolds 1999); `sum`: one weighted sum of the three rules, limited once (the first model).
+   */
+  steering: Steering;
   /** Upper speed clamp, world units per second. */
   maxSpeed: number;
   /** Lower speed clamp, world units per second; 0 turns it off. */
@@ -36,8 +49,38 @@ export interface FlockParams {
   maxSteerForce: number;
   /** Fixed time step, seconds. */
   timeStep: number;
-  /** What the box walls do: reflect (`bounce`) or wrap around (`wrap`, a torus). */
+  /** What the box walls do: push back inside a margin and reflect (`soft`), reflect (`bounce`) or wrap around (`wrap`, a torus). */
   boundary: Boundary;
+  /** Soft walls: width of the margin inside each wall, world units. */
+  boundaryMargin: number;
+  /** Soft walls: acceleration at the wall, world units/s², falling linearly to 0 across the margin. */
+  boundaryForce: number;
+  /** Number of species, 1..4: separation from every boid, alignment and cohesion with one's own. Boid i has species i mod species. */
+  species: number;
+  /** Up to 16 spheres that boids steer around and never enter. */
+  obstacles: Obstacle[];
+  /** Avoidance zone outside each obstacle's surface, world units. */
+  obstacleMargin: number;
+  /** Avoidance acceleration at an obstacle's surface, world units/s². */
+  obstacleForce: number;
+  /** The point force (the pointer), world units. */
+  attractor: Vec3;
+  /** Point force strength, world units/s²: > 0 attracts, < 0 repels, 0 off. */
+  attractorStrength: number;
+  /** Reach of the point force, world units (falls linearly to 0 there). */
+  attractorRadius: number;
+  /** Hunters on fixed paths through the box (0..8); prey flee them. Not boids. */
+  predators: number;
+  /** Flee zone around each predator, world units. */
+  predatorRadius: number;
+  /** Flee acceleration next to a predator, world units/s². */
+  predatorForce: number;
+  /** Uniform part of the air's flow, world units/s (moves positions only). */
+  wind: Vec3;
+  /** Amplitude of the divergence-free turbulent flow, world units/s. */
+  turbulence: number;
+  /** Wavelength of the turbulent flow, world units. */
+  turbulenceScale: number;
   /** `grid` (uniform grid, O(N)) or `brute` (all pairs, the O(N²) baseline). */
   neighborSearch: NeighborSearch;
   /** WebGPU grid build: `counting` (atomics + prefix scan) or `bitonic` (as WebGL2). WebGL2 paths always sort bitonically. */
@@ -70,7 +113,28 @@ export interface EnumSpec<K extends keyof FlockParams = keyof FlockParams> exten
   type: 'enum';
   options: readonly (string | number)[];
 }
-export type ParamSpec = NumberSpec | Vec3Spec | EnumSpec;
+/** A list of sphere obstacles, checked element by element (`obstacles[2].radius`). */
+export interface ObstaclesSpec<
+  K extends keyof FlockParams = keyof FlockParams,
+> extends SpecBase<K> {
+  type: 'obstacles';
+  /** Most elements. */
+  maxItems: number;
+  /** Range of each centre component (world units). */
+  min: number;
+  max: number;
+  /** Range of each radius (world units). */
+  minRadius: number;
+  maxRadius: number;
+}
+export type ParamSpec = NumberSpec | Vec3Spec | EnumSpec | ObstaclesSpec;
+
+/** Most obstacles a flock takes (uniform arrays on every backend). */
+export const MAX_OBSTACLES = 16;
+/** Most predators. */
+export const MAX_PREDATORS = 8;
+/** Most species. */
+export const MAX_SPECIES = 4;
 
 /** Largest count any backend may be asked for; each backend checks its own, lower, device limit. */
 export const MAX_COUNT = 1 << 24;
@@ -125,6 +189,17 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
     doc: 'Neighbour radius r',
   },
   {
+    name: 'separationRadius',
+    type: 'float',
+    // DESIGN: 1. TEMPORARY 1000 (min(rs, r) = r, the first model) until every backend has the terms.
+    default: 1000,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units',
+    doc: 'Separation radius rs (the model uses min(rs, r))',
+  },
+  {
     name: 'separationWeight',
     type: 'float',
     default: 1.5,
@@ -153,6 +228,15 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
     step: 0.05,
     unit: '',
     doc: 'Cohesion weight wc',
+  },
+  {
+    name: 'steering',
+    type: 'enum',
+    // DESIGN: 'reynolds'. TEMPORARY 'sum' until every backend has the terms.
+    default: 'sum',
+    options: ['reynolds', 'sum'],
+    unit: '',
+    doc: 'Steering: per-rule Reynolds steering, or one weighted sum',
   },
   {
     name: 'maxSpeed',
@@ -197,10 +281,159 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   {
     name: 'boundary',
     type: 'enum',
+    // DESIGN: 'soft'. TEMPORARY 'bounce' until every backend has the terms.
     default: 'bounce',
-    options: ['bounce', 'wrap'],
+    options: ['soft', 'bounce', 'wrap'],
     unit: '',
-    doc: 'Box walls: reflect or wrap',
+    doc: 'Box walls: soft margin + reflect, reflect, or wrap',
+  },
+  {
+    name: 'boundaryMargin',
+    type: 'float',
+    default: 4,
+    min: 0.01,
+    max: 1e6,
+    step: 0.1,
+    unit: 'world units',
+    doc: 'Soft-wall margin width',
+  },
+  {
+    name: 'boundaryForce',
+    type: 'float',
+    default: 4,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s²',
+    doc: 'Soft-wall push at the wall',
+  },
+  {
+    name: 'species',
+    type: 'int',
+    default: 1,
+    min: 1,
+    max: MAX_SPECIES,
+    unit: '',
+    doc: 'Number of species (flock with their own kind)',
+  },
+  {
+    name: 'obstacles',
+    type: 'obstacles',
+    default: [],
+    maxItems: MAX_OBSTACLES,
+    min: -1e6,
+    max: 1e6,
+    minRadius: 0.01,
+    maxRadius: 1e6,
+    unit: 'world units',
+    doc: 'Sphere obstacles {center, radius}',
+  },
+  {
+    name: 'obstacleMargin',
+    type: 'float',
+    default: 2,
+    min: 0.01,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units',
+    doc: 'Obstacle avoidance zone outside the surface',
+  },
+  {
+    name: 'obstacleForce',
+    type: 'float',
+    default: 8,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s²',
+    doc: 'Obstacle avoidance push at the surface',
+  },
+  {
+    name: 'attractor',
+    type: 'vec3',
+    default: [0, 0, 0],
+    min: -1e6,
+    max: 1e6,
+    unit: 'world units',
+    doc: 'Point force position (the pointer)',
+  },
+  {
+    name: 'attractorStrength',
+    type: 'float',
+    default: 0,
+    min: -1000,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s²',
+    doc: 'Point force: > 0 attracts, < 0 repels, 0 off',
+  },
+  {
+    name: 'attractorRadius',
+    type: 'float',
+    default: 16,
+    min: 0.01,
+    max: 1e6,
+    step: 0.1,
+    unit: 'world units',
+    doc: 'Point force reach',
+  },
+  {
+    name: 'predators',
+    type: 'int',
+    default: 0,
+    min: 0,
+    max: MAX_PREDATORS,
+    unit: '',
+    doc: 'Predators on fixed paths (prey flee)',
+  },
+  {
+    name: 'predatorRadius',
+    type: 'float',
+    default: 8,
+    min: 0.01,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units',
+    doc: 'Flee zone around a predator',
+  },
+  {
+    name: 'predatorForce',
+    type: 'float',
+    default: 12,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s²',
+    doc: 'Flee push next to a predator',
+  },
+  {
+    name: 'wind',
+    type: 'vec3',
+    default: [0, 0, 0],
+    min: -1000,
+    max: 1000,
+    unit: 'world units/s',
+    doc: 'Uniform wind (moves positions only)',
+  },
+  {
+    name: 'turbulence',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 1000,
+    step: 0.1,
+    unit: 'world units/s',
+    doc: 'Turbulent flow amplitude',
+  },
+  {
+    name: 'turbulenceScale',
+    type: 'float',
+    default: 16,
+    min: 0.01,
+    max: 1e6,
+    step: 0.5,
+    unit: 'world units',
+    doc: 'Turbulent flow wavelength',
   },
   {
     name: 'neighborSearch',
@@ -240,8 +473,18 @@ export function paramSpec(name: string): ParamSpec | undefined {
 /** A fresh copy of the defaults. */
 export function defaultParams(): FlockParams {
   const out: Record<string, unknown> = {};
-  for (const s of PARAM_SCHEMA) out[s.name] = Array.isArray(s.default) ? [...s.default] : s.default;
+  for (const s of PARAM_SCHEMA) out[s.name] = copyValue(s.default);
   return out as unknown as FlockParams;
+}
+
+/** A deep copy of a parameter value (vectors and obstacle lists are never shared). */
+function copyValue<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((x: unknown) => copyValue(x)) as T;
+  if (v !== null && typeof v === 'object') {
+    const o = v as unknown as Obstacle;
+    return { center: [...o.center] as Vec3, radius: o.radius } as T;
+  }
+  return v;
 }
 
 /** Words for a spec's allowed values, used in FlockError.allowed. */
@@ -257,7 +500,52 @@ export function allowedText(spec: ParamSpec): string {
       return `a finite number from ${spec.min} to ${spec.max}${unit}`;
     case 'vec3':
       return `3 finite numbers, each from ${spec.min} to ${spec.max}${unit}`;
+    case 'obstacles':
+      return `an array of at most ${spec.maxItems} spheres {center: [x, y, z], radius}, centre components from ${spec.min} to ${spec.max}, radius from ${spec.minRadius} to ${spec.maxRadius}${unit}`;
   }
+}
+
+function checkObstacles(spec: ObstaclesSpec, value: unknown): Obstacle[] {
+  if (!Array.isArray(value) || value.length > spec.maxItems) {
+    throw new FlockError(spec.name, value, allowedText(spec));
+  }
+  return value.map((item: unknown, k): Obstacle => {
+    const at = `${spec.name}[${k}]`;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      throw new FlockError(at, item, 'a sphere {center: [x, y, z], radius}');
+    }
+    const o = item as Record<string, unknown>;
+    for (const key of Object.keys(o)) {
+      if (key !== 'center' && key !== 'radius') {
+        throw new FlockError(`${at}.${key}`, o[key], 'only center and radius', 'unknown field');
+      }
+    }
+    const c = o.center;
+    const cArr = c as ArrayLike<unknown>;
+    const centerOk =
+      (Array.isArray(c) || ArrayBuffer.isView(c)) &&
+      cArr.length === 3 &&
+      [0, 1, 2].every((i) => {
+        const x = cArr[i];
+        return typeof x === 'number' && Number.isFinite(x) && x >= spec.min && x <= spec.max;
+      });
+    if (!centerOk) {
+      throw new FlockError(
+        `${at}.center`,
+        c,
+        `3 finite numbers, each from ${spec.min} to ${spec.max} (${spec.unit})`,
+      );
+    }
+    const r = o.radius;
+    if (typeof r !== 'number' || !Number.isFinite(r) || r < spec.minRadius || r > spec.maxRadius) {
+      throw new FlockError(
+        `${at}.radius`,
+        r,
+        `a finite number from ${spec.minRadius} to ${spec.maxRadius} (${spec.unit})`,
+      );
+    }
+    return { center: [cArr[0], cArr[1], cArr[2]] as Vec3, radius: r };
+  });
 }
 
 function checkField(spec: ParamSpec, value: unknown): unknown {
@@ -288,6 +576,8 @@ function checkField(spec: ParamSpec, value: unknown): unknown {
       }
       return out as Vec3;
     }
+    case 'obstacles':
+      return checkObstacles(spec, value);
   }
 }
 
@@ -328,6 +618,9 @@ export function validateParams(
   // Copy vectors so callers cannot alias our state.
   p.boundsMin = [...p.boundsMin] as Vec3;
   p.boundsMax = [...p.boundsMax] as Vec3;
+  p.attractor = [...p.attractor] as Vec3;
+  p.wind = [...p.wind] as Vec3;
+  p.obstacles = copyValue(p.obstacles);
   // A conflict between two fields is reported on the one the caller changed.
   const given = (k: keyof FlockParams) => (partial as Record<string, unknown>)[k] !== undefined;
   const axes = activeAxes(p);

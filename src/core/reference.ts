@@ -1,12 +1,14 @@
 /**
  * The CPU reference step: DESIGN.md section 1 in executable form, the oracle every backend is
  * tested against. Plain float64 arithmetic, results stored as float32.
- * Reynolds, "Flocks, herds and schools: a distributed behavioral model", SIGGRAPH 1987.
+ * Reynolds, "Flocks, herds and schools: a distributed behavioral model", SIGGRAPH 1987;
+ * Reynolds, "Steering behaviors for autonomous characters", GDC 1999.
  */
-import type { FlockParams } from './params';
+import type { FlockParams, Vec3 } from './params';
 import { activeAxes } from './params';
 import type { FlockState } from './state';
 import { gridFor, cellKeyOf, type Grid } from './grid';
+import { flowAt, flowPhase, hasFlow, predatorPosition } from './behaviours';
 
 /** Two boids closer than this (world units) ignore each other: no division by ~0. */
 export const EPS = 1e-3;
@@ -130,14 +132,54 @@ function forEachNeighbor(
   });
 }
 
+/** `e/|e|`, or (1, 0, 0) when |e| <= eps (DESIGN.md section 1): never NaN. */
+function unitOr(e: number[], q: number): [number, number, number] {
+  return q > EPS ? [e[0]! / q, e[1]! / q, e[2]! / q] : [1, 0, 0];
+}
+
 /**
- * One fixed step of every boid from the previous state (Jacobi), exactly as DESIGN.md section 1.
- * `search` overrides params.neighborSearch. Returns a new state; the input is not modified.
+ * Reynolds' steer toward a desired velocity: limit(maxSpeed * u/|u| - v, maxSteerForce), or 0
+ * when u is 0 (the sum over an empty set). Reynolds, "Steering behaviors for autonomous
+ * characters", GDC 1999; Shiffman, The Nature of Code, ch. 6.
+ */
+function steerToward(
+  u: number[],
+  v: number[],
+  maxSpeed: number,
+  maxForce: number,
+): [number, number, number] {
+  const len = Math.hypot(u[0]!, u[1]!, u[2]!);
+  if (!(len > 0)) return [0, 0, 0];
+  const s: [number, number, number] = [
+    (maxSpeed * u[0]!) / len - v[0]!,
+    (maxSpeed * u[1]!) / len - v[1]!,
+    (maxSpeed * u[2]!) / len - v[2]!,
+  ];
+  const sl = Math.hypot(s[0], s[1], s[2]);
+  if (sl > maxForce) {
+    const k = maxForce / sl;
+    s[0] *= k;
+    s[1] *= k;
+    s[2] *= k;
+  }
+  return s;
+}
+
+/**
+ * One fixed step of every boid from the previous state (Jacobi), exactly as DESIGN.md section 1:
+ * neighbour sums (separation from every species within min(rs, r), alignment and cohesion with
+ * the boid's own species), steering ('reynolds' or 'sum'), soft walls, obstacle avoidance,
+ * attractor, predators; velocity and speed clamp; position with the flow; the obstacles' hard
+ * constraint; walls. velocities.w' = |N_i|.
+ * `search` overrides params.neighborSearch; `time` is the simulated time t at the start of the
+ * step, seconds (predator paths and the flow's phase use it).
+ * Returns a new state; the input is not modified.
  */
 export function referenceStep(
   state: FlockState,
   params: FlockParams,
   search: 'grid' | 'brute' = params.neighborSearch,
+  time = 0,
 ): FlockState {
   const n = state.count;
   const P = state.positions;
@@ -146,9 +188,23 @@ export function referenceStep(
   const outV = new Float32Array(4 * n);
   const lists = search === 'grid' ? buildCellLists(state, params) : null;
   const wrap = params.boundary === 'wrap';
+  const soft = params.boundary === 'soft';
   const axes = activeAxes(params);
   const size = [0, 1, 2].map((a) => params.boundsMax[a]! - params.boundsMin[a]!);
   const dt = params.timeStep;
+  const rs = Math.min(params.separationRadius, params.perceptionRadius);
+  const rs2 = rs * rs;
+  const reynolds = params.steering === 'reynolds';
+  const predators: number[][] = [];
+  for (let k = 0; k < params.predators; k++) predators.push(predatorPosition(params, k, time));
+  const phase = flowPhase(time);
+  const flow = hasFlow(params);
+  // An offset between two points under the model's rules: minimum image under wrap, z = 0 in 2D.
+  const offset = (e: number[]): number[] => {
+    if (wrap) for (let a = 0; a < axes; a++) e[a] = minimumImage(e[a]!, size[a]!);
+    if (axes === 2) e[2] = 0;
+    return e;
+  };
   for (let i = 0; i < n; i++) {
     const px = P[4 * i]!,
       py = P[4 * i + 1]!,
@@ -156,45 +212,110 @@ export function referenceStep(
     const vx = V[4 * i]!,
       vy = V[4 * i + 1]!,
       vz = V[4 * i + 2]!;
-    let sx = 0,
-      sy = 0,
-      sz = 0; // separation
-    let ux = 0,
-      uy = 0,
-      uz = 0; // sum of neighbour velocities
-    let cx = 0,
-      cy = 0,
-      cz = 0; // sum of offsets
-    let count = 0;
+    const si = P[4 * i + 3]!;
+    const sep: Vec3 = [0, 0, 0]; // - sum over S_i of d / |d|^2
+    const ali: Vec3 = [0, 0, 0]; // sum over M_i of v_j
+    const coh: Vec3 = [0, 0, 0]; // sum over M_i of d
+    let m = 0; // |M_i|
+    let count = 0; // |N_i|
     forEachNeighbor(i, state, params, lists, (j, d, d2) => {
-      sx -= d[0]! / d2;
-      sy -= d[1]! / d2;
-      sz -= d[2]! / d2;
-      ux += V[4 * j]!;
-      uy += V[4 * j + 1]!;
-      uz += V[4 * j + 2]!;
-      cx += d[0]!;
-      cy += d[1]!;
-      cz += d[2]!;
       count++;
+      if (d2 < rs2) {
+        sep[0] -= d[0]! / d2;
+        sep[1] -= d[1]! / d2;
+        sep[2] -= d[2]! / d2;
+      }
+      if (P[4 * j + 3]! === si) {
+        ali[0] += V[4 * j]!;
+        ali[1] += V[4 * j + 1]!;
+        ali[2] += V[4 * j + 2]!;
+        coh[0] += d[0]!;
+        coh[1] += d[1]!;
+        coh[2] += d[2]!;
+        m++;
+      }
     });
-    let ax = params.separationWeight * sx;
-    let ay = params.separationWeight * sy;
-    let az = params.separationWeight * sz;
-    if (count > 0) {
-      const inv = 1 / count;
-      ax += params.alignmentWeight * (ux * inv - vx) + params.cohesionWeight * cx * inv;
-      ay += params.alignmentWeight * (uy * inv - vy) + params.cohesionWeight * cy * inv;
-      az += params.alignmentWeight * (uz * inv - vz) + params.cohesionWeight * cz * inv;
+    const v = [vx, vy, vz];
+    let ax: number, ay: number, az: number;
+    if (reynolds) {
+      const s1 = steerToward(sep, v, params.maxSpeed, params.maxSteerForce);
+      const s2 = steerToward(ali, v, params.maxSpeed, params.maxSteerForce);
+      const s3 = steerToward(coh, v, params.maxSpeed, params.maxSteerForce);
+      const ws = params.separationWeight;
+      const wa = params.alignmentWeight;
+      const wc = params.cohesionWeight;
+      ax = ws * s1[0] + wa * s2[0] + wc * s3[0];
+      ay = ws * s1[1] + wa * s2[1] + wc * s3[1];
+      az = ws * s1[2] + wa * s2[2] + wc * s3[2];
+    } else {
+      ax = params.separationWeight * sep[0]!;
+      ay = params.separationWeight * sep[1]!;
+      az = params.separationWeight * sep[2]!;
+      if (m > 0) {
+        const inv = 1 / m;
+        ax += params.alignmentWeight * (ali[0]! * inv - vx) + params.cohesionWeight * coh[0]! * inv;
+        ay += params.alignmentWeight * (ali[1]! * inv - vy) + params.cohesionWeight * coh[1]! * inv;
+        az += params.alignmentWeight * (ali[2]! * inv - vz) + params.cohesionWeight * coh[2]! * inv;
+      }
+      const alen = Math.sqrt(ax * ax + ay * ay + az * az);
+      if (alen > params.maxSteerForce) {
+        const k = params.maxSteerForce / alen;
+        ax *= k;
+        ay *= k;
+        az *= k;
+      }
     }
-    const alen = Math.sqrt(ax * ax + ay * ay + az * az);
-    if (alen > params.maxSteerForce) {
-      const k = params.maxSteerForce / alen;
-      ax *= k;
-      ay *= k;
-      az *= k;
+    const acc = [ax, ay, az];
+    // Soft walls: a push inward, linear across the margin M, F at the wall.
+    if (soft) {
+      const M = params.boundaryMargin;
+      const F = params.boundaryForce;
+      const pc = [px, py, pz];
+      for (let a = 0; a < axes; a++) {
+        const lo = params.boundsMin[a]! + M;
+        const hi = params.boundsMax[a]! - M;
+        if (pc[a]! < lo) acc[a]! += (F * (lo - pc[a]!)) / M;
+        if (pc[a]! > hi) acc[a]! -= (F * (pc[a]! - hi)) / M;
+      }
     }
-    const nv = [vx + ax * dt, vy + ay * dt, vz + az * dt];
+    // Obstacles: push outward in the zone [R, R + margin) and inside, growing toward the surface.
+    for (const ob of params.obstacles) {
+      const e = offset([px - ob.center[0], py - ob.center[1], pz - ob.center[2]]);
+      const q = Math.hypot(e[0]!, e[1]!, e[2]!);
+      const reach = ob.radius + params.obstacleMargin;
+      if (q < reach) {
+        const u = unitOr(e, q);
+        const k = (params.obstacleForce * (reach - q)) / params.obstacleMargin;
+        acc[0]! += k * u[0];
+        acc[1]! += k * u[1];
+        acc[2]! += k * u[2];
+      }
+    }
+    // Attractor (the pointer): toward A when the strength is > 0, away when < 0.
+    if (params.attractorStrength !== 0) {
+      const A = params.attractor;
+      const e = offset([A[0] - px, A[1] - py, A[2] - pz]);
+      const q = Math.hypot(e[0]!, e[1]!, e[2]!);
+      if (q > EPS && q < params.attractorRadius) {
+        const k = (params.attractorStrength * (1 - q / params.attractorRadius)) / q;
+        acc[0]! += k * e[0]!;
+        acc[1]! += k * e[1]!;
+        acc[2]! += k * e[2]!;
+      }
+    }
+    // Predators: flee.
+    for (const h of predators) {
+      const e = offset([px - h[0]!, py - h[1]!, pz - h[2]!]);
+      const q = Math.hypot(e[0]!, e[1]!, e[2]!);
+      if (q > EPS && q < params.predatorRadius) {
+        const k = (params.predatorForce * (1 - q / params.predatorRadius)) / q;
+        acc[0]! += k * e[0]!;
+        acc[1]! += k * e[1]!;
+        acc[2]! += k * e[2]!;
+      }
+    }
+    if (axes === 2) acc[2] = 0;
+    const nv = [vx + acc[0]! * dt, vy + acc[1]! * dt, vz + acc[2]! * dt];
     const speed = Math.sqrt(nv[0]! * nv[0]! + nv[1]! * nv[1]! + nv[2]! * nv[2]!);
     if (speed > 0) {
       const k =
@@ -207,7 +328,27 @@ export function referenceStep(
       nv[1]! *= k;
       nv[2]! *= k;
     }
-    const np = [px + nv[0]! * dt, py + nv[1]! * dt, pz + nv[2]! * dt];
+    // Positions move with the air: the flow adds to the airspeed here only.
+    const w = flow ? flowAt(params, px, py, pz, phase) : [0, 0, 0];
+    const np = [px + (nv[0]! + w[0]!) * dt, py + (nv[1]! + w[1]!) * dt, pz + (nv[2]! + w[2]!) * dt];
+    // Obstacles' hard constraint, in order: back onto the surface, no inward velocity.
+    for (const ob of params.obstacles) {
+      const e = offset([np[0]! - ob.center[0], np[1]! - ob.center[1], np[2]! - ob.center[2]]);
+      const q = Math.hypot(e[0]!, e[1]!, e[2]!);
+      if (q < ob.radius) {
+        const u = unitOr(e, q);
+        // Under wrap e is the minimum image: the surface point is taken relative to p'.
+        np[0] = np[0]! - e[0]! + ob.radius * u[0];
+        np[1] = np[1]! - e[1]! + ob.radius * u[1];
+        np[2] = np[2]! - e[2]! + ob.radius * u[2];
+        const vn = nv[0]! * u[0] + nv[1]! * u[1] + nv[2]! * u[2];
+        if (vn < 0) {
+          nv[0] = nv[0]! - vn * u[0];
+          nv[1] = nv[1]! - vn * u[1];
+          nv[2] = nv[2]! - vn * u[2];
+        }
+      }
+    }
     for (let a = 0; a < axes; a++) {
       const lo = params.boundsMin[a]!;
       const hi = params.boundsMax[a]!;
@@ -231,20 +372,21 @@ export function referenceStep(
     outV[4 * i] = nv[0]!;
     outV[4 * i + 1] = nv[1]!;
     outV[4 * i + 2] = axes === 2 ? 0 : nv[2]!;
-    outV[4 * i + 3] = 0;
+    outV[4 * i + 3] = count;
   }
   return { count: n, positions: outP, velocities: outV };
 }
 
-/** n reference steps. */
+/** n reference steps from simulated time `time0` (seconds); step k starts at time0 + k*dt. */
 export function referenceSteps(
   state: FlockState,
   params: FlockParams,
   steps: number,
   search?: 'grid' | 'brute',
+  time0 = 0,
 ): FlockState {
   let s = state;
-  for (let k = 0; k < steps; k++) s = referenceStep(s, params, search);
+  for (let k = 0; k < steps; k++) s = referenceStep(s, params, search, time0 + k * params.timeStep);
   return s;
 }
 

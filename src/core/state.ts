@@ -7,8 +7,9 @@ import { MAX_COUNT, type FlockParams } from './params';
 
 /**
  * The state of a flock in boid-id order.
- * positions: Float32Array(4*count), xyz in world units + w = species id (0 until species exist).
- * velocities: Float32Array(4*count), xyz in world units per second + w = 0.
+ * positions: Float32Array(4*count), xyz in world units + w = species s_i (an integer in [0, species)).
+ * velocities: Float32Array(4*count), xyz in world units per second + w = |N_i| of the last step
+ * (0 before the first).
  */
 export interface FlockState {
   count: number;
@@ -43,7 +44,8 @@ function float32Below(x: number): number {
 
 /**
  * The seed's initial state: positions uniform in the box [min, max) (float32, strictly below max),
- * velocities in a uniform random direction with speed uniform in [minSpeed, maxSpeed].
+ * velocities in a uniform random direction with speed uniform in [minSpeed, maxSpeed], boid i of
+ * species i mod species (positions.w), velocities.w = 0.
  * Per boid the PRNG is drawn in this order: x, y, z (3D only), direction (1 draw in 2D, 2 in 3D), speed.
  * In 2D, z and v.z are 0.
  */
@@ -74,11 +76,21 @@ export function initialState(params: FlockParams): FlockState {
       dz = z;
     }
     const speed = minSpeed + rand() * (maxSpeed - minSpeed);
+    positions[4 * i + 3] = i % params.species;
     velocities[4 * i] = dx * speed;
     velocities[4 * i + 1] = dy * speed;
     velocities[4 * i + 2] = dz * speed;
   }
   return { count, positions, velocities };
+}
+
+/**
+ * Re-assigns species in place: positions.w = id mod species (DESIGN.md section 1: changing
+ * `species` keeps positions and velocities). Returns the same state.
+ */
+export function assignSpecies(state: FlockState, species: number): FlockState {
+  for (let i = 0; i < state.count; i++) state.positions[4 * i + 3] = i % species;
+  return state;
 }
 
 /** A deep copy. */
@@ -88,13 +100,15 @@ export function cloneState(s: FlockState): FlockState {
 
 /**
  * Checks an explicit state: integer count in [1, maxCount], Float32Array(4*count) arrays (or plain
- * arrays of numbers, which are converted), every value finite. In 2D, z must be 0.
+ * arrays of numbers, which are converted), every value finite. In 2D, z must be 0; positions.w
+ * is the species, an integer in [0, species). velocities.w (|N_i|) is taken as given.
  * @throws FlockError naming `state.count`, `state.positions` or `state.velocities`, the value and the allowed form.
  */
 export function validateState(
   state: unknown,
   dimensions: 2 | 3 = 3,
   maxCount = MAX_COUNT,
+  species = 1,
 ): FlockState {
   if (state === null || typeof state !== 'object') {
     throw new FlockError('state', state, 'an object { count, positions, velocities }');
@@ -125,6 +139,13 @@ export function validateState(
       }
       if (dimensions === 2 && i % 4 === 2 && x !== 0) {
         throw new FlockError(`${field}[${i}]`, x, '0 (z must be 0 in 2D)');
+      }
+      if (key === 'positions' && i % 4 === 3 && !(Number.isInteger(x) && x >= 0 && x < species)) {
+        throw new FlockError(
+          `${field}[${i}]`,
+          x,
+          `a species: an integer from 0 to ${species - 1} (positions.w)`,
+        );
       }
     }
     arrays[key] = arr === v ? arr.slice() : arr;

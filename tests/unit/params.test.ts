@@ -30,6 +30,12 @@ const BAD: Record<string, unknown[]> = {
   float: [NaN, Infinity, -Infinity, -1e9, 1e9, '2', null],
   vec3: [[1, 2], [1, 2, NaN], 'a,b,c', [1, 2, 'x'], [0, 0, 2e6]],
   enum: ['nope', 4, null],
+  obstacles: [
+    'a',
+    null,
+    { center: [0, 0, 0], radius: 1 },
+    Array.from({ length: 17 }, () => ({ center: [0, 0, 0], radius: 1 })),
+  ],
 };
 
 describe('schema', () => {
@@ -42,6 +48,21 @@ describe('schema', () => {
     expect(d.separationWeight).toBe(1.5);
     expect(d.timeStep).toBeCloseTo(1 / 60, 12);
     expect(d.boundary).toBe('bounce');
+    expect(d.species).toBe(1);
+    expect(d.obstacles).toEqual([]);
+    expect(d.obstacleMargin).toBe(2);
+    expect(d.obstacleForce).toBe(8);
+    expect(d.attractor).toEqual([0, 0, 0]);
+    expect(d.attractorStrength).toBe(0);
+    expect(d.attractorRadius).toBe(16);
+    expect(d.predators).toBe(0);
+    expect(d.predatorRadius).toBe(8);
+    expect(d.predatorForce).toBe(12);
+    expect(d.wind).toEqual([0, 0, 0]);
+    expect(d.turbulence).toBe(0);
+    expect(d.turbulenceScale).toBe(16);
+    expect(d.boundaryMargin).toBe(4);
+    expect(d.boundaryForce).toBe(4);
     expect(d.neighborSearch).toBe('grid');
     expect(d.seed).toBe(1);
   });
@@ -111,5 +132,33 @@ describe('schema', () => {
     expect(needsReinit(['seed', 'maxSpeed'])).toBe(true);
     expect(needsReinit(['dimensions'])).toBe(true);
     expect(needsReinit(['maxSpeed', 'boundsMin'])).toBe(false);
+  });
+});
+
+describe('obstacles', () => {
+  const sphere = (x: number, r: number) => ({ center: [x, 0, 0], radius: r });
+  test('each element is checked and the error names its path', () => {
+    const cases: [unknown, string][] = [
+      [[sphere(0, 1), sphere(1, 1), { center: [0, 0, 0], radius: 0 }], 'obstacles[2].radius'],
+      [[sphere(0, 1), { center: [0, 0], radius: 1 }], 'obstacles[1].center'],
+      [[{ center: [0, NaN, 0], radius: 1 }], 'obstacles[0].center'],
+      [[{ center: [0, 0, 2e6], radius: 1 }], 'obstacles[0].center'],
+      [[sphere(0, 1), 5], 'obstacles[1]'],
+      [[{ center: [0, 0, 0], radius: 1, colour: 'red' }], 'obstacles[0].colour'],
+      [[{ center: [0, 0, 0], radius: Infinity }], 'obstacles[0].radius'],
+      [[{ center: [0, 0, 0] }], 'obstacles[0].radius'],
+    ];
+    for (const [value, field] of cases) rejects({ obstacles: value }, field);
+  });
+  test('16 spheres are accepted and copied; 17 are not', () => {
+    const list = Array.from({ length: 16 }, (_, k) => sphere(k, 0.5 + k));
+    const p = validateParams({ obstacles: list });
+    expect(p.obstacles).toEqual(list);
+    list[0]!.center[0] = 99;
+    expect(p.obstacles[0]!.center[0]).toBe(0);
+    const q = validateParams({}, p);
+    expect(q.obstacles).toEqual(p.obstacles);
+    expect(q.obstacles[3]).not.toBe(p.obstacles[3]);
+    rejects({ obstacles: [...list, sphere(0, 1)] }, 'obstacles');
   });
 });
