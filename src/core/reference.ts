@@ -390,17 +390,24 @@ export function referenceSteps(
   return s;
 }
 
-/** |N_i| for every boid (the neighbour count the step uses), by brute force or through the grid. */
+/**
+ * |N_i| for every boid (the neighbour count the step uses), by brute force or through the grid.
+ * `visit(i, j)`, when given, is called for every neighbour pair; `lists` reuses cell lists.
+ */
 export function neighborCounts(
   state: FlockState,
   params: FlockParams,
   search: 'grid' | 'brute' = 'brute',
+  visit?: (i: number, j: number) => void,
+  lists: CellLists | null = search === 'grid' ? buildCellLists(state, params) : null,
 ): Uint32Array {
-  const lists = search === 'grid' ? buildCellLists(state, params) : null;
   const out = new Uint32Array(state.count);
   for (let i = 0; i < state.count; i++) {
     let c = 0;
-    forEachNeighbor(i, state, params, lists, () => c++);
+    forEachNeighbor(i, state, params, search === 'grid' ? lists : null, (j) => {
+      c++;
+      visit?.(i, j);
+    });
     out[i] = c;
   }
   return out;
