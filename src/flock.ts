@@ -7,7 +7,7 @@ import type { Backend, BackendKind, BackendTimings, PassTimes } from './backend'
 import { BACKEND_LADDER, CPU_MAX_COUNT, NO_PASS_TIMES } from './backend';
 import { backendEntry, planLadder, probeBackend } from './backends';
 import { FlockError, describeValue } from './core/errors';
-import { FixedStepClock } from './core/frame-clock';
+import { FramePacer } from './core/frame-clock';
 import {
   PARAM_SCHEMA,
   defaultParams,
@@ -56,6 +56,16 @@ export interface FlockStats {
   passes: PassTimes;
   /** GPU timer granularity in ms where known (Chrome rounds WebGPU timestamps to 0.1 ms), else null. */
   resolutionMs: number | null;
+  /**
+   * Simulated seconds per real second over about the last second of the frame loop: 1 keeps real
+   * time; e.g. 0.4 when even one step per frame does not fit the frame budget (slow motion, the
+   * step stays params.timeStep).
+   */
+  timeScale: number;
+  /** Mean fixed steps per drawn frame over about the last second (0 before the loop ran). */
+  stepsPerFrame: number;
+  /** Milliseconds a frame's steps may take: a share of the display refresh interval measured from rAF. */
+  frameBudgetMs: number;
 }
 
 const OPTION_KEYS = ['backend', 'params', 'initialState', 'autoStart', 'disable'];
@@ -214,7 +224,7 @@ export class Flock extends EventTarget {
   /** Resolves when a backend replacement (fallback) in progress is done; every operation waits on it. */
   private _ready: Promise<void> = Promise.resolve();
   private _raf = 0;
-  private readonly _clock: FixedStepClock;
+  private readonly _clock: FramePacer;
   private _snapshot: FlockState | null = null;
   private _snapshotAt = 0;
   private _snapshotBusy = false;
@@ -234,6 +244,9 @@ export class Flock extends EventTarget {
     timing: 'none',
     passes: { ...NO_PASS_TIMES },
     resolutionMs: null,
+    timeScale: 1,
+    stepsPerFrame: 0,
+    frameBudgetMs: 0,
   };
 
   /** @internal use createFlock */
@@ -249,7 +262,7 @@ export class Flock extends EventTarget {
     this._params = params;
     this._disable = disable;
     this.camera = defaultCamera(params);
-    this._clock = new FixedStepClock(params.timeStep);
+    this._clock = new FramePacer(params.timeStep);
   }
 
   /** The backend in use. */
@@ -518,6 +531,11 @@ export class Flock extends EventTarget {
     );
     this._params = next;
     this._clock.timeStep = next.timeStep;
+    if (reinit) {
+      // Another count or dimension costs differently: measure again before taking more steps.
+      this._clock.forgetStepCost();
+      this._timingAt = 0;
+    }
     if (reframe) this.camera = defaultCamera(next);
     const state = reinit ? initialState(next) : null;
     if (state) this._snapshot = cloneState(state);
@@ -549,6 +567,10 @@ export class Flock extends EventTarget {
       this._params.species,
     );
     const params = { ...this._params, count: s.count };
+    if (s.count !== this._params.count) {
+      this._clock.forgetStepCost();
+      this._timingAt = 0;
+    }
     this._params = params;
     this._snapshot = cloneState(s);
     void this._enqueue((b) => {
@@ -611,7 +633,24 @@ export class Flock extends EventTarget {
     });
   }
 
-  /** Starts the frame loop (fixed steps from an accumulator, at most 4 per frame, then a draw). */
+  /**
+   * @internal the frame pacing: 'adaptive' (default: as many fixed steps as fit the frame budget,
+   * at least one, never more than real time asks; slow motion when one does not fit) or
+   * 'catch-up' (every step real time asks, up to 4 a frame, whatever they cost: the old loop, kept
+   * for before/after measurements in scripts/pacing.mjs).
+   */
+  get _pacing(): 'adaptive' | 'catch-up' {
+    return this._clock.adaptive ? 'adaptive' : 'catch-up';
+  }
+  set _pacing(mode: 'adaptive' | 'catch-up') {
+    this._clock.adaptive = mode !== 'catch-up';
+    this._clock.reset();
+  }
+
+  /**
+   * Starts the frame loop: each frame takes as many fixed steps as real time asks and the frame
+   * budget allows (at least one, at most 4; see FramePacer and stats.timeScale), then draws.
+   */
   start(): void {
     if (this._disposed || this._running) return;
     this._running = true;
@@ -638,10 +677,12 @@ export class Flock extends EventTarget {
     const b = this._backend;
     if (b && !this._contextLost) {
       const now = timeMs / 1000;
-      let n = this._clock.advance(now);
       // Backpressure: a backend that runs behind real time (the cpu worker on a slow phone)
       // gets no new steps until it catches up; the time is dropped, not queued.
-      if ((b.pendingSteps ?? 0) > MAX_PENDING_STEPS) n = 0;
+      const n = this._clock.advance(now, (b.pendingSteps ?? 0) > MAX_PENDING_STEPS);
+      this.stats.timeScale = this._clock.timeScale;
+      this.stats.stepsPerFrame = this._clock.stepsPerFrame;
+      this.stats.frameBudgetMs = this._clock.frameBudget * 1000;
       try {
         if (n > 0) this._stepTimed(b, n, now);
         this.render();
@@ -670,6 +711,7 @@ export class Flock extends EventTarget {
       const p = t.passes;
       this.stats.stepMs =
         (p.key ?? 0) + (p.sort ?? 0) + (p.cellTable ?? 0) + (p.reorder ?? 0) + (p.steer ?? 0);
+      this._clock.reportStepCost(this.stats.stepMs / 1000);
       return;
     }
     if (this._timingBusy || now - this._timingAt < TIMING_INTERVAL_S) {
@@ -688,6 +730,7 @@ export class Flock extends EventTarget {
       .then(() => {
         if (b !== this._backend) return;
         this.stats.stepMs = (performance.now() - t0) / n;
+        this._clock.reportStepCost(this.stats.stepMs / 1000);
         this.stats.timing = 'cpu-wait';
         this.stats.passes = { ...b.timings().passes };
       })

@@ -76,6 +76,11 @@ export class Overlay {
           : `${s.stepMs.toFixed(2)} ms (${s.timing}` +
             (s.resolutionMs ? `, timer resolution ${s.resolutionMs.toPrecision(2)} ms)` : ')');
       lines.push(['fps', `${s.fps.toFixed(1)} fps · step ${step}`]);
+      if (f.running && s.stepsPerFrame > 0) {
+        // Slow motion is said plainly: the device cannot step as fast as real time.
+        const pace = s.timeScale < 0.95 ? `${s.timeScale.toPrecision(2)}x real time` : 'real time';
+        lines.push(['pace', `${s.stepsPerFrame.toFixed(1)} steps/frame · ${pace}`]);
+      }
       const passes = PASS_NAMES.filter((k) => s.passes[k] !== null).map(
         (k) => `${k} ${s.passes[k]!.toFixed(2)}`,
       );

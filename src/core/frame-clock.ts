@@ -1,46 +1,147 @@
 /**
- * Fixed-step frame clock: turns wall-clock frame times into a whole number of fixed simulation
- * steps through an accumulator ("Fix Your Timestep!", Glenn Fiedler, 2004). The flock's speed does
- * not depend on the display's refresh rate, and the catch-up after a long pause is capped.
+ * Fixed-step frame pacing: turns wall-clock frame times into a whole number of fixed simulation
+ * steps through an accumulator ("Fix Your Timestep!", Glenn Fiedler, 2004), so the flock's speed
+ * does not depend on the display's refresh rate, and takes no more steps per frame than fit the
+ * frame budget (issue 14): a slow device runs in slow motion at one step per frame, reported as
+ * timeScale, instead of stacking catch-up steps into ever longer frames.
  */
-export class FixedStepClock {
+/** Options of FramePacer. */
+export interface FramePacerOptions {
+  /** Most steps one frame may take (a frame after a hiccup catches up at most this much). */
+  maxStepsPerFrame?: number;
+  /** Longest frame interval counted, seconds (a tab back after minutes counts this much). */
+  maxFrameGap?: number;
+  /** Share of the display's refresh interval the steps may use; the rest is for drawing and the page. */
+  budgetFraction?: number;
+  /** Seconds over which timeScale and stepsPerFrame are averaged (exponential decay). */
+  averageOver?: number;
+}
+
+/** Refresh intervals below and above these (seconds) are not believed: 240 Hz and 30 Hz. */
+const MIN_REFRESH_S = 1 / 240;
+const MAX_REFRESH_S = 1 / 30;
+/** Frame intervals kept to estimate the refresh interval (their minimum). */
+const REFRESH_WINDOW = 60;
+
+/**
+ * Adaptive frame pacing (issue 14): the fixed step stays fixed, and each frame takes
+ *   n = min(steps real time asks, steps that fit the frame budget, maxStepsPerFrame),
+ * with at least one step whenever real time asks for one. The frame budget is budgetFraction of
+ * the display's refresh interval, measured as the shortest recent rAF interval (clamped to
+ * 1/240..1/30 s: a device whose every frame is slow never shows its refresh rate, and then gets
+ * the 30 Hz budget). A step's cost comes from reportStepCost (GPU timer or CPU wait); until one
+ * is known, one step per frame. Steps real time asked for but that did not fit are dropped, not
+ * owed: the flock runs slower than real time (timeScale < 1) instead of stacking steps into ever
+ * longer frames. With `adaptive = false` it is the plain accumulator (FixedStepClock: up to
+ * maxStepsPerFrame steps a frame to keep real time, whatever they cost).
+ */
+export class FramePacer {
+  /** false: take every step real time asks (up to maxStepsPerFrame), ignoring step costs. */
+  adaptive = true;
+  readonly maxStepsPerFrame: number;
+  readonly maxFrameGap: number;
+  readonly budgetFraction: number;
+  private readonly averageOver: number;
   private last: number | null = null;
   private acc = 0;
+  private cost: number | null = null;
+  private readonly intervals: number[] = [];
+  private simSum = 0;
+  private realSum = 0;
+  private stepSum = 0;
+  private frameSum = 0;
 
-  /**
-   * @param timeStep fixed step, seconds
-   * @param maxStepsPerFrame most steps one frame may take; past it the remaining time is dropped
-   * @param maxFrameGap longest frame interval counted, seconds (a tab back after minutes counts this much)
-   */
+  /** @param timeStep fixed step, seconds (params.timeStep) */
   constructor(
     public timeStep: number,
-    public maxStepsPerFrame = 4,
-    public maxFrameGap = 0.25,
-  ) {}
+    options: FramePacerOptions = {},
+  ) {
+    this.maxStepsPerFrame = options.maxStepsPerFrame ?? 4;
+    this.maxFrameGap = options.maxFrameGap ?? 0.25;
+    this.budgetFraction = options.budgetFraction ?? 0.75;
+    this.averageOver = options.averageOver ?? 1;
+  }
 
-  /** Forget the last frame time and the accumulated remainder (after a pause). */
+  /** Forget the last frame time, the remainder and the averages (after a pause); costs stay. */
   reset(): void {
     this.last = null;
     this.acc = 0;
+    this.simSum = this.realSum = this.stepSum = this.frameSum = 0;
   }
 
-  /** Call once per frame with the frame time in seconds; returns how many fixed steps to take now. */
-  advance(now: number): number {
+  /** A measured cost of one step, seconds; ignored unless finite and > 0. */
+  reportStepCost(seconds: number): void {
+    if (Number.isFinite(seconds) && seconds > 0) this.cost = seconds;
+  }
+
+  /** Forget the step cost (the count changed): one step per frame until the next report. */
+  forgetStepCost(): void {
+    this.cost = null;
+  }
+
+  /** The last reported cost of one step, seconds, or null before any. */
+  get stepCost(): number | null {
+    return this.cost;
+  }
+
+  /** The display's refresh interval as measured (seconds; 1/60 before two frames). */
+  get refreshInterval(): number {
+    if (this.intervals.length === 0) return 1 / 60;
+    return Math.min(MAX_REFRESH_S, Math.max(MIN_REFRESH_S, Math.min(...this.intervals)));
+  }
+
+  /** Seconds one frame's steps may take: budgetFraction of the refresh interval. */
+  get frameBudget(): number {
+    return this.budgetFraction * this.refreshInterval;
+  }
+
+  /** Steps that fit one frame's budget at the last reported cost (>= 1; 1 while unknown). */
+  get stepsThatFit(): number {
+    if (!this.adaptive) return this.maxStepsPerFrame;
+    if (this.cost === null) return 1;
+    return Math.max(1, Math.floor(this.frameBudget / this.cost + 1e-6));
+  }
+
+  /** Simulated seconds per real second over about the last averageOver seconds (1 = real time). */
+  get timeScale(): number {
+    return this.realSum > 0 ? this.simSum / this.realSum : 1;
+  }
+
+  /** Mean steps per frame over about the last averageOver seconds. */
+  get stepsPerFrame(): number {
+    return this.frameSum > 0 ? this.stepSum / this.frameSum : 0;
+  }
+
+  /**
+   * Call once per frame with the frame time in seconds; returns how many fixed steps to take now.
+   * @param hold true when the backend is still behind (steps queued): take none, drop the time.
+   */
+  advance(now: number, hold = false): number {
     if (this.last === null) {
       this.last = now;
       return 0;
     }
-    const dt = Math.min(Math.max(0, now - this.last), this.maxFrameGap);
+    const raw = Math.max(0, now - this.last);
     this.last = now;
+    if (raw > 0) {
+      this.intervals.push(raw);
+      if (this.intervals.length > REFRESH_WINDOW) this.intervals.shift();
+    }
+    const dt = Math.min(raw, this.maxFrameGap);
     this.acc += dt;
     // The small epsilon keeps 60 Hz frames with a 1/60 s step from alternating 0 and 2 steps.
-    let n = Math.floor(this.acc / this.timeStep + 1e-6);
-    if (n > this.maxStepsPerFrame) {
-      n = this.maxStepsPerFrame;
-      this.acc = 0;
-    } else {
-      this.acc = Math.max(0, this.acc - n * this.timeStep);
-    }
+    const asked = Math.floor(this.acc / this.timeStep + 1e-6);
+    const n = hold ? 0 : Math.min(asked, this.stepsThatFit, this.maxStepsPerFrame);
+    // What was asked and not taken is dropped (slow motion), only the fraction of a step is kept.
+    this.acc = Math.max(0, this.acc - asked * this.timeStep);
+    // The averages count the whole interval (a 700 ms frame is 700 ms of real time), up to 4
+    // averaging times: a gap of minutes (a tab in the background) would weigh on them for minutes.
+    const real = Math.min(raw, 4 * this.averageOver);
+    const keep = Math.exp(-real / this.averageOver);
+    this.simSum = this.simSum * keep + n * this.timeStep;
+    this.realSum = this.realSum * keep + real;
+    this.stepSum = this.stepSum * keep + n;
+    this.frameSum = this.frameSum * keep + 1;
     return n;
   }
 }

@@ -89,8 +89,14 @@ describe('frame loop with a fake clock', () => {
         backend: 'webgl2',
         params: { count: 200, timeStep: 1 / 60 },
         autoStart: false,
+        // No GPU timer: the loop's step cost is only the CPU-clock one, measured asynchronously,
+        // so the fake costs below hold while the frames run synchronously.
+        disable: ['EXT_disjoint_timer_query_webgl2'],
       });
       flocks.push(f);
+      // The frame pacer takes as many steps as fit the frame budget: a fast device first.
+      const pacer = (f as unknown as { _clock: { reportStepCost(s: number): void } })._clock;
+      pacer.reportStepCost(0.001);
       const backend = (f as unknown as { _backend: { step(n: number): void } })._backend;
       let steps = 0;
       const realStep = backend.step.bind(backend);
@@ -115,6 +121,15 @@ describe('frame loop with a fake clock', () => {
       steps = 0;
       frame(10 * 60 * 1000); // ten minutes in a background tab
       expect(steps).toBeLessThanOrEqual(4);
+      // A slow device: 40 ms a step at 30 Hz. One step per frame instead of the two real time
+      // asks: half of real time, and stats say so.
+      pacer.reportStepCost(0.04);
+      for (let k = 0; k < 150; k++) frame(1000 / 30); // the 1 s averages forget the gap's 4 steps
+      steps = 0;
+      for (let k = 0; k < 60; k++) frame(1000 / 30);
+      expect(steps).toBe(60);
+      expect(f.stats.stepsPerFrame).toBeCloseTo(1, 2);
+      expect(f.stats.timeScale).toBeCloseTo(0.5, 2);
       f.stop();
       steps = 0;
       frame(1000);

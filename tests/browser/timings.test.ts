@@ -51,4 +51,51 @@ describe('stats and timings', () => {
       f.dispose();
     }
   });
+
+  test('the frame loop reports the steps per frame and the time scale it really ran at', async () => {
+    const f = await createFlock(undefined, {
+      backend: 'webgl2',
+      params: { count: 3001 },
+      autoStart: false,
+    });
+    try {
+      // Count what the loop hands the backend and how many frames it draws.
+      const b = (f as unknown as { _backend: { step(n: number): void } })._backend;
+      const step = b.step.bind(b);
+      let steps = 0;
+      let maxPerFrame = 0;
+      b.step = (n: number) => {
+        steps += n;
+        maxPerFrame = Math.max(maxPerFrame, n);
+        step(n);
+      };
+      let frames = 0;
+      let on = true;
+      const tick = () => {
+        frames++;
+        if (on) requestAnimationFrame(tick);
+      };
+      f.start();
+      requestAnimationFrame(tick);
+      const t0 = performance.now();
+      await sleep(2500);
+      on = false;
+      const seconds = (performance.now() - t0) / 1000;
+      f.stop();
+      expect(steps).toBeGreaterThan(0);
+      expect(maxPerFrame).toBeLessThanOrEqual(4);
+      const s = f.stats;
+      // Averaged over about the last second, so within a quarter of the whole run's figures.
+      const spf = steps / frames;
+      expect(s.stepsPerFrame).toBeGreaterThan(0.75 * spf);
+      expect(s.stepsPerFrame).toBeLessThan(1.25 * spf + 0.1);
+      const scale = (steps * f.params.timeStep) / seconds;
+      expect(s.timeScale).toBeGreaterThan(0.75 * scale);
+      expect(s.timeScale).toBeLessThan(1.25 * scale + 0.05);
+      expect(s.frameBudgetMs).toBeGreaterThan(0);
+      expect(s.frameBudgetMs).toBeLessThanOrEqual(25); // 3/4 of at most 1/30 s
+    } finally {
+      f.dispose();
+    }
+  });
 });

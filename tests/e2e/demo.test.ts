@@ -142,6 +142,10 @@ describe.skipIf(!executablePath)('demo page', () => {
     await expect
       .poll(() => page.locator('[data-field=fps]').textContent())
       .toMatch(/[1-9][\d.]* fps/);
+    // The pace line: steps per frame, and real time or how much slower ("0.4x real time").
+    await expect
+      .poll(() => page.locator('[data-field=pace]').textContent())
+      .toMatch(/^[\d.]+ steps\/frame · (real time|0\.\d+x real time)$/);
     const shot = await page.screenshot();
     writeFileSync('/tmp/demo.png', shot);
     expect(pageErrors).toEqual([]);

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { FlockError } from '../../src/core/errors';
-import { FixedStepClock } from '../../src/core/frame-clock';
 import { cellCoord, cellKeyOf, gridFor } from '../../src/core/grid';
 import { validateParams } from '../../src/core/params';
 import { resolveShader, mapShaderLog, mapWgslMessages } from '../../src/core/shader-source';
@@ -132,33 +131,6 @@ describe('grid', () => {
     const g = gridFor(p);
     const pos = new Float32Array([-29, -31, -27, 0]); // cell (1, 0, 2)
     expect(cellKeyOf(pos, 0, g, p.boundsMin, 3)).toBe(1 + 32 * (0 + 32 * 2));
-  });
-});
-
-describe('fixed-step clock', () => {
-  test('steps follow time, not the refresh rate', () => {
-    for (const hz of [30, 60, 144, 240]) {
-      const c = new FixedStepClock(1 / 60);
-      let steps = 0;
-      for (let f = 0; f <= hz * 10; f++) steps += c.advance(f / hz);
-      expect(Math.abs(steps - 600)).toBeLessThanOrEqual(1);
-    }
-  });
-
-  test('a long gap is capped: no thousands of catch-up steps', () => {
-    const c = new FixedStepClock(1 / 60, 4, 0.25);
-    c.advance(0);
-    expect(c.advance(1 / 60)).toBe(1);
-    expect(c.advance(600)).toBe(4); // tab back after ten minutes
-    expect(c.advance(600 + 1 / 60)).toBe(1);
-  });
-
-  test('reset forgets the last frame', () => {
-    const c = new FixedStepClock(0.01);
-    c.advance(0);
-    c.reset();
-    expect(c.advance(100)).toBe(0);
-    expect(c.advance(100.02)).toBe(2);
   });
 });
 
