@@ -11,7 +11,7 @@ export default defineConfig({
   base: './',
   // Pre-bundle the runtime dependencies up front: a dependency discovered mid-test makes Vite
   // reload the page under a running browser test.
-  optimizeDeps: { include: ['dat.gui', 'gl-matrix', 'twgl.js', 'chart.js'] },
+  optimizeDeps: { include: ['dat.gui', 'gl-matrix', 'chart.js'] },
   build: {
     target: 'es2022',
     rollupOptions: { input: { main: 'index.html', bench: 'bench.html' } },

@@ -72,6 +72,8 @@ export interface BackendInit {
   onLost?: (reason: string) => void;
   /** Called after a WebGL context is restored and every resource rebuilt. */
   onRestored?: () => void;
+  /** Called when the backend runs on in a lesser way (the cpu worker could not load); the Flock adds it to fallbackReasons. */
+  onDegraded?: (reason: string) => void;
 }
 
 export interface Backend {

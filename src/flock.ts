@@ -6,6 +6,7 @@
 import type { Backend, BackendKind, BackendTimings, PassTimes } from './backend';
 import { BACKEND_LADDER, CPU_MAX_COUNT, NO_PASS_TIMES } from './backend';
 import { backendEntry, planLadder, probeBackend } from './backends';
+import { registerBuiltinBackends } from './builtin-backends';
 import { FlockError, describeValue } from './core/errors';
 import { FramePacer } from './core/frame-clock';
 import {
@@ -165,6 +166,14 @@ export async function createFlock(
   target?: HTMLCanvasElement | HTMLElement | null,
   options: FlockOptions = {},
 ): Promise<Flock> {
+  if (typeof document === 'undefined') {
+    // Node or server rendering: the schema and the CPU reference work there, a flock does not.
+    throw new Error(
+      'gpu-flock: createFlock needs a browser page (document, canvas, WebGPU or WebGL2) and none is here. ' +
+        'In Node or server rendering use the schema and the CPU reference (PARAM_SCHEMA, referenceStep); create flocks in the browser.',
+    );
+  }
+  registerBuiltinBackends();
   const opts = checkOptions(options);
   if (target !== undefined && target !== null && !(target instanceof HTMLElement)) {
     throw new FlockError('target', target, 'an HTMLCanvasElement, another HTMLElement, or nothing');
@@ -410,6 +419,10 @@ export class Flock extends EventTarget {
       disable: this._disable,
       onLost: (reason) => this._onLost(kind, reason),
       onRestored: () => this._onRestored(),
+      onDegraded: (reason) => {
+        const had = this._fallbackReasons[kind];
+        this._fallbackReasons[kind] = had ? `${had}; ${reason}` : reason;
+      },
     });
     this._params = params;
     this._snapshot = cloneState(state);

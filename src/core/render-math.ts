@@ -1,8 +1,8 @@
 /**
  * Drawing conventions shared by every backend, so all paths draw the same picture: the boid mesh,
- * the speed colour ramp, the default boid size and the orbit camera's matrices (gl-matrix).
+ * the speed colour ramp, the default boid size and the orbit camera's matrices (./mat4.ts).
  */
-import { mat4, vec3 } from 'gl-matrix';
+import { mat4, vec3 } from './mat4';
 import type { FlockParams } from './params';
 
 /**

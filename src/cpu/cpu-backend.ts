@@ -52,7 +52,8 @@ class WorkerRunner implements Runner {
   private readonly worker: Worker;
 
   constructor(onReply: (r: CpuReply) => void, onFail: (reason: string) => void) {
-    // Vite bundles the worker from this URL (dev and build alike).
+    // Vite bundles the worker from this URL (dev and build alike); the package build
+    // (scripts/build-lib.mjs) points it at the shipped dist/gpu-flock.cpu-worker.js.
     this.worker = new Worker(new URL('./cpu-worker.ts', import.meta.url), { type: 'module' });
     this.worker.onmessage = (ev: MessageEvent<CpuReply>) => onReply(ev.data);
     this.worker.onerror = (ev: ErrorEvent) => {
@@ -201,9 +202,9 @@ class CpuBackend implements Backend {
       try {
         runner = new WorkerRunner(onReply, (reason) => this.onWorkerFailed(reason));
       } catch (e) {
-        console.warn(
-          `gpu-flock cpu backend: no worker (${String(e)}); stepping on the main thread`,
-        );
+        const reason = `no worker (${String(e)}): stepping on the main thread`;
+        console.warn(`gpu-flock cpu backend: ${reason}`);
+        init.onDegraded?.(reason);
       }
     }
     this.runner = runner ?? new MainThreadRunner(onReply);
@@ -267,7 +268,9 @@ class CpuBackend implements Backend {
   /** The worker failed (typically: it could not load): carry on on the main thread from the last answer. */
   private onWorkerFailed(reason: string): void {
     if (this.disposed || this.runner.where !== 'worker') return;
-    console.warn(`gpu-flock cpu backend: worker failed (${reason}); stepping on the main thread`);
+    const why = `the worker failed (${reason}): stepping on the main thread`;
+    console.warn(`gpu-flock cpu backend: ${why}`);
+    this.init.onDegraded?.(why);
     this.runner.terminate();
     this.runner = new MainThreadRunner(
       (r) => this.onReply(r),

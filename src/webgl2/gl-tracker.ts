@@ -1,7 +1,7 @@
 /**
  * Counts live GL objects per context, so tests can check that dispose() frees everything.
  * `trackGL(gl)` wraps the context's create* / delete* methods (and fenceSync / deleteSync) on the
- * context instance itself, once; helpers such as twgl.js that call them are counted too.
+ * context instance itself, once; helpers that call them are counted too.
  * Objects from a lost context are dead: call `resetGLTracker(gl)` after 'webglcontextrestored'.
  */
 

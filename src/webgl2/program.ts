@@ -1,18 +1,18 @@
 /**
  * GLSL programs built from the files in glsl/: `#include` chunks resolved with a line map, compile
  * and link errors thrown as ShaderError naming the file and 1-based line the developer edits, and
- * twgl.js uniform setters. The caller owns each program (`deleteProgram`, or a ProgramCache).
+ * uniform setters (uniform-setters.ts). The caller owns each program (`deleteProgram`, or a ProgramCache).
  */
-import * as twgl from 'twgl.js';
 import { ShaderError, mapShaderLog, resolveShader, type ShaderSource } from '../core/shader-source';
 import { GLSL_FILES } from './shaders';
+import { createUniformSetters, setUniforms, type UniformSetter } from './uniform-setters';
 
 export type Defines = Readonly<Record<string, string | number>>;
 export type UniformValues = Record<string, unknown>;
 
 export interface GLProgram {
   readonly program: WebGLProgram;
-  readonly setters: Record<string, (...args: unknown[]) => void>;
+  readonly setters: Record<string, UniformSetter>;
   /** `vert + frag` and the defines, for messages. */
   readonly name: string;
 }
@@ -98,18 +98,18 @@ export function createProgram(
     gl.deleteProgram(program);
     throw new ShaderError(`GLSL link error in ${name}:\n${log.trim()}`, fragFile, null);
   }
-  const setters = twgl.createUniformSetters(gl, program) as GLProgram['setters'];
+  const setters = createUniformSetters(gl, program);
   return { program, setters, name };
 }
 
-/** Binds `prog` and sets `uniforms` (textures go to the units twgl assigned to each sampler). */
+/** Binds `prog` and sets `uniforms` (textures go to the units assigned to each sampler). */
 export function useProgram(
   gl: WebGL2RenderingContext,
   prog: GLProgram,
   uniforms: UniformValues,
 ): void {
   gl.useProgram(prog.program);
-  twgl.setUniforms(prog.setters, uniforms);
+  setUniforms(prog.setters, uniforms);
 }
 
 /** Programs by (vertex file, fragment file, defines), built on first use; owns them all. */

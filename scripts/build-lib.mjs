@@ -1,0 +1,197 @@
+// `npm run build:lib`: the package in dist/ (DESIGN.md section 2).
+//   dist/index.js, dist/element.js + chunks   ES modules without dependencies; each backend is a
+//                                             chunk loaded on first use; shaders inlined as strings
+//   dist/gpu-flock.element.js                 one self-contained file for <script type="module">
+//   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
+//                                             with new Worker(new URL('./gpu-flock.cpu-worker.js',
+//                                             import.meta.url)) from whichever file above
+//   dist/types/**.d.ts                        declarations (only those the entries reach)
+// Shaders stay files (glsl/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
+// import.meta.glob into string constants (comments squeezed out, lines kept), so nothing
+// bundler-specific ships.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+import { build } from 'vite';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+export const WORKER_FILE = 'gpu-flock.cpu-worker.js';
+const WORKER_SOURCE = "new URL('./cpu-worker.ts', import.meta.url)";
+const WORKER_MARK = '__GPU_FLOCK_CPU_WORKER_URL__';
+
+/**
+ * Points the cpu backend's worker at the shipped worker file. The source's
+ * `new URL('./cpu-worker.ts', import.meta.url)` is hidden from Vite's own worker handling (which
+ * would inline it as a data: URL in library mode, blocked by a strict CSP) and written back as a
+ * literal `new URL('./gpu-flock.cpu-worker.js', import.meta.url)`, the pattern every bundler
+ * (Vite, webpack, Parcel) recognises and a plain browser resolves next to the file.
+ */
+function workerUrlPlugin() {
+  return {
+    name: 'gpu-flock-worker-url',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('/src/cpu/cpu-backend.ts')) return null;
+      if (!code.includes(WORKER_SOURCE)) {
+        this.error(`cpu-backend.ts no longer contains ${WORKER_SOURCE}`);
+      }
+      return {
+        code: code.replace(WORKER_SOURCE, `new URL(${WORKER_MARK}, import.meta.url)`),
+        map: null,
+      };
+    },
+    renderChunk(code) {
+      if (!code.includes(WORKER_MARK)) return null;
+      return { code: code.replaceAll(WORKER_MARK, `'./${WORKER_FILE}'`), map: null };
+    },
+  };
+}
+
+/**
+ * Shader files ship without their comments: every line and column stays where it was (a
+ * comment-only line becomes empty), so compile errors still name the file, 1-based line and column.
+ */
+export function squeezeShader(text) {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\/\/.*$/, '').trimEnd())
+    .join('\n');
+}
+
+function shaderPlugin() {
+  return {
+    name: 'gpu-flock-shaders',
+    enforce: 'pre',
+    load(id) {
+      const m = /^(.*\.(?:glsl|wgsl))\?raw$/.exec(id);
+      if (!m) return null;
+      this.addWatchFile(m[1]);
+      return `export default ${JSON.stringify(squeezeShader(readFileSync(m[1], 'utf8')))};`;
+    },
+  };
+}
+
+const common = {
+  root,
+  configFile: false,
+  logLevel: 'warn',
+  publicDir: false,
+  plugins: [workerUrlPlugin(), shaderPlugin()],
+};
+
+async function buildModules() {
+  await build({
+    ...common,
+    build: {
+      outDir: dist,
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: false,
+      sourcemap: false,
+      lib: {
+        entry: { index: 'src/index.ts', element: 'src/element/index.ts' },
+        formats: ['es'],
+        fileName: (_format, name) => `${name}.js`,
+      },
+      rollupOptions: {
+        output: { chunkFileNames: 'chunks/[name]-[hash].js' },
+      },
+    },
+  });
+}
+
+async function buildSingleFile(entry, fileName) {
+  await build({
+    ...common,
+    build: {
+      outDir: dist,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      lib: { entry, formats: ['es'], fileName: () => fileName },
+      rollupOptions: { output: { codeSplitting: false } },
+    },
+  });
+}
+
+/** Relative specifiers in .d.ts files get a `.js` (or `/index.js`) ending, as Node16 resolution needs. */
+function fixDeclarations(typesDir) {
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.d.ts')) files.push(p);
+    }
+  };
+  walk(typesDir);
+  const spec = /((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*)(['"])/g;
+  const edges = new Map();
+  for (const f of files) {
+    const deps = [];
+    const text = readFileSync(f, 'utf8').replace(spec, (whole, pre, s, post) => {
+      const base = resolve(dirname(f), s);
+      let target = s;
+      if (existsSync(`${base}.d.ts`)) target = `${s}.js`;
+      else if (existsSync(join(base, 'index.d.ts'))) target = `${s}/index.js`;
+      else throw new Error(`${relative(root, f)}: cannot resolve ${s}`);
+      deps.push(resolve(dirname(f), target.replace(/\.js$/, '.d.ts')));
+      return `${pre}${target}${post}`;
+    });
+    writeFileSync(f, text);
+    edges.set(f, deps);
+  }
+  // Keep only the declarations the entries reach (the backends' internals stay out).
+  const keep = new Set();
+  const visit = (f) => {
+    if (keep.has(f)) return;
+    keep.add(f);
+    for (const d of edges.get(f) ?? []) visit(d);
+  };
+  visit(join(typesDir, 'index.d.ts'));
+  visit(join(typesDir, 'element/index.d.ts'));
+  for (const f of files) if (!keep.has(f)) rmSync(f);
+  const prune = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) {
+        prune(p);
+        if (readdirSync(p).length === 0) rmSync(p, { recursive: true });
+      }
+    }
+  };
+  prune(typesDir);
+  // Declarations may not lean on the build's ambient types (vite/client, @webgpu/types, node).
+  for (const f of keep) {
+    const text = readFileSync(f, 'utf8');
+    if (/\/\/\/\s*<reference/.test(text) || /\bGPU[A-Z]\w*/.test(text)) {
+      throw new Error(`${relative(root, f)} needs ambient types a consumer does not have`);
+    }
+  }
+}
+
+/** Vite's library mode keeps whitespace in ES output (for pure annotations): squeeze the single files. */
+async function minifyFile(fileName) {
+  const file = join(dist, fileName);
+  const out = await transform(readFileSync(file, 'utf8'), {
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    legalComments: 'none',
+  });
+  writeFileSync(file, out.code);
+}
+
+await buildModules();
+await buildSingleFile('src/element/index.ts', 'gpu-flock.element.js');
+await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE);
+await minifyFile('gpu-flock.element.js');
+await minifyFile(WORKER_FILE);
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
+fixDeclarations(join(dist, 'types'));
+console.log('dist/ written');

@@ -1,0 +1,72 @@
+/**
+ * The four rungs of the `auto` ladder (DESIGN.md section 3): each probe works by doing, and each
+ * backend's code is a dynamic import, loaded the first time that rung is probed or built.
+ * Registered by createFlock on its first call rather than on import, so importing the package has
+ * no side effects (bundlers may then drop whatever a page does not use).
+ */
+import { registerBackend, SOFTWARE_RENDERER } from './backends';
+
+let registered = false;
+
+/** Registers webgpu, webgl2, webgl2-tf and cpu once; later calls do nothing. */
+export function registerBuiltinBackends(): void {
+  if (registered) return;
+  registered = true;
+  registerBackend('webgpu', {
+    async probe(disable) {
+      if (disable.has('webgpu')) return { ok: false, reason: "hidden by disable: ['webgpu']" };
+      if (typeof navigator === 'undefined' || !navigator.gpu) {
+        return { ok: false, reason: 'navigator.gpu is missing (no WebGPU in this browser)' };
+      }
+      const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+      if (!adapter) return { ok: false, reason: 'navigator.gpu.requestAdapter() returned null' };
+      const { isFallbackAdapter, describeAdapter } = await import('./webgpu/device');
+      const info = describeAdapter(adapter);
+      return {
+        ok: true,
+        software: isFallbackAdapter(adapter) || SOFTWARE_RENDERER.test(info),
+        info,
+      };
+    },
+    create: async (init) => (await import('./webgpu/webgpu-backend')).createWebGPUBackend(init),
+  });
+
+  registerBackend('webgl2', {
+    async probe(disable) {
+      const { probeWebGL2 } = await import('./webgl2/capabilities');
+      const p = probeWebGL2(disable);
+      if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };
+      if (!p.floatRenderTarget)
+        return {
+          ok: false,
+          reason: p.reason ?? 'no verified float colour attachment (EXT_color_buffer_float)',
+        };
+      return {
+        ok: true,
+        software: SOFTWARE_RENDERER.test(p.renderer ?? ''),
+        info: p.renderer ?? '',
+      };
+    },
+    create: async (init) => (await import('./webgl2/webgl2-backend')).createWebGL2Backend(init),
+  });
+
+  registerBackend('webgl2-tf', {
+    async probe(disable) {
+      const { probeWebGL2 } = await import('./webgl2/capabilities');
+      const p = probeWebGL2(disable);
+      if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };
+      return {
+        ok: true,
+        software: SOFTWARE_RENDERER.test(p.renderer ?? ''),
+        info: p.renderer ?? '',
+      };
+    },
+    create: async (init) =>
+      (await import('./webgl2/webgl2-tf-backend')).createWebGL2TFBackend(init),
+  });
+
+  registerBackend('cpu', {
+    probe: async (disable) => (await import('./cpu/cpu-backend')).probeCpuBackend(disable),
+    create: async (init) => (await import('./cpu/cpu-backend')).createCpuBackend(init),
+  });
+}

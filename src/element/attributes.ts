@@ -1,0 +1,192 @@
+/**
+ * The <gpu-flock> element's attributes, derived from the schemas (no DOM here, so Node can build
+ * the README's attribute table from it): every parameter of PARAM_SCHEMA, and every view option
+ * of the view schema, by its kebab-case name, plus the element's own attributes. Attribute text
+ * is parsed into the value the schema's type wants; text that does not parse is passed through
+ * unchanged, so validation rejects it with a FlockError that shows what was written.
+ */
+import { PARAM_SCHEMA, allowedText, type ParamSpec } from '../core/params';
+import { describeValue } from '../core/errors';
+
+/** The shape of a schema entry the element needs (parameter and view specs both fit it). */
+export interface SchemaEntry {
+  name: string;
+  type: string;
+  default: unknown;
+  doc: string;
+  unit?: string;
+  options?: readonly unknown[];
+  min?: number;
+  max?: number;
+}
+
+/** Which object an attribute feeds: flock params (setParams) or view options (setView). */
+export type AttributeTarget = 'params' | 'view';
+
+export interface SchemaAttribute {
+  /** The kebab-case attribute name, e.g. `perception-radius`. */
+  attribute: string;
+  /** The schema name, e.g. `perceptionRadius`. */
+  name: string;
+  target: AttributeTarget;
+  spec: SchemaEntry;
+}
+
+/** `perceptionRadius` -> `perception-radius`. */
+export function kebabCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The element's own attributes (not in a schema), with their documentation. */
+export const ELEMENT_ATTRIBUTES = [
+  {
+    attribute: 'backend',
+    allowed: '`auto`, `webgpu`, `webgl2`, `webgl2-tf`, `cpu`',
+    default: '`auto`',
+    doc: 'The rung to run; an explicit one that cannot run fires `error` (only `auto` falls back). Changing it rebuilds the flock.',
+  },
+  {
+    attribute: 'disable',
+    allowed: 'comma list of capability names',
+    default: '',
+    doc: 'Hide capabilities to force a rung, e.g. `webgpu,EXT_color_buffer_float`. Changing it rebuilds the flock.',
+  },
+  {
+    attribute: 'paused',
+    allowed: 'boolean attribute',
+    default: 'absent',
+    doc: 'Present: the frame loop stops (the last frame stays).',
+  },
+  {
+    attribute: 'interactive',
+    allowed: 'boolean attribute',
+    default: 'absent',
+    doc: 'Present: the pointer attracts the flock; a second button or a long touch repels.',
+  },
+  {
+    attribute: 'motion',
+    allowed: '`auto`, `always`',
+    default: '`auto`',
+    doc: 'With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion).',
+  },
+] as const;
+
+/** Every schema-driven attribute: the params', then the view options'. */
+export function schemaAttributes(viewSchema: readonly SchemaEntry[] = []): SchemaAttribute[] {
+  const out: SchemaAttribute[] = [];
+  for (const spec of PARAM_SCHEMA as readonly SchemaEntry[]) {
+    out.push({ attribute: kebabCase(spec.name), name: spec.name, target: 'params', spec });
+  }
+  for (const spec of viewSchema) {
+    out.push({ attribute: kebabCase(spec.name), name: spec.name, target: 'view', spec });
+  }
+  return out;
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+function parseNumber(text: string): number | string {
+  const t = text.trim();
+  return NUMBER.test(t) ? Number(t) : text;
+}
+
+function parseList(text: string): (number | string)[] {
+  return text
+    .trim()
+    .split(/\s*,\s*|\s+/)
+    .map(parseNumber);
+}
+
+/**
+ * The value of an attribute's text for the schema's type; text that does not parse is returned
+ * as it is (validation then names it). Booleans: absent is false, present is true unless the
+ * text is `false` or `0`. Lists of obstacles: JSON, or `x,y,z,r; x,y,z,r`.
+ */
+export function parseAttribute(spec: SchemaEntry, text: string): unknown {
+  switch (spec.type) {
+    case 'int':
+    case 'uint32':
+    case 'float':
+      return parseNumber(text);
+    case 'vec3':
+      return parseList(text);
+    case 'enum':
+      return spec.options?.find((o) => String(o) === text.trim()) ?? text;
+    case 'bool':
+    case 'boolean': {
+      const t = text.trim().toLowerCase();
+      return !(t === 'false' || t === '0');
+    }
+    case 'obstacles': {
+      const t = text.trim();
+      if (t === '') return [];
+      if (t.startsWith('[')) {
+        try {
+          return JSON.parse(t) as unknown;
+        } catch {
+          return text;
+        }
+      }
+      return t.split(';').map((part) => {
+        const n = parseList(part);
+        return { center: n.slice(0, 3), radius: n[3] };
+      });
+    }
+    default:
+      return text;
+  }
+}
+
+/** The allowed values in words, for the table (the schema's own text where it has one). */
+function allowedOf(spec: SchemaEntry): string {
+  if (spec.type === 'bool' || spec.type === 'boolean') return 'boolean attribute';
+  if (spec.type === 'obstacles') return 'JSON list, or `x,y,z,r; x,y,z,r` (up to 16)';
+  if (spec.options) return spec.options.map((o) => `\`${String(o)}\``).join(', ');
+  if (['int', 'uint32', 'float', 'vec3'].includes(spec.type) && spec.min !== undefined) {
+    const kind = spec.type === 'float' ? 'number' : spec.type === 'vec3' ? 'x,y,z' : 'integer';
+    const range = `${describeValue(spec.min)} to ${describeValue(spec.max)}`;
+    return `${kind}, ${range}${spec.unit ? ` ${spec.unit}` : ''}`;
+  }
+  try {
+    return allowedText(spec as ParamSpec);
+  } catch {
+    return spec.type;
+  }
+}
+
+function defaultOf(spec: SchemaEntry): string {
+  const d = spec.default;
+  if (spec.type === 'bool' || spec.type === 'boolean') return d ? 'present' : 'absent';
+  if (Array.isArray(d)) {
+    if (d.length === 0) return '(none)';
+    if (d.every((x) => typeof x === 'number')) return `\`${d.join(',')}\``;
+    return `\`${JSON.stringify(d)}\``;
+  }
+  if (typeof d === 'number') {
+    // 1/60 and the like: a short decimal, not 17 digits.
+    return `\`${Number.isInteger(d) ? d : Number(d.toPrecision(6))}\``;
+  }
+  return `\`${String(d)}\``;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/**
+ * The README's attribute table (Markdown), generated from the schemas: every attribute the
+ * element reads, its allowed values, its default and what it does.
+ */
+export function attributeTable(viewSchema: readonly SchemaEntry[] = []): string {
+  const rows = ['| attribute | allowed | default | what it does |', '|---|---|---|---|'];
+  for (const a of schemaAttributes(viewSchema)) {
+    const what = a.target === 'view' ? `${a.spec.doc} (view option \`${a.name}\`)` : a.spec.doc;
+    rows.push(
+      `| \`${a.attribute}\` | ${cell(allowedOf(a.spec))} | ${cell(defaultOf(a.spec))} | ${cell(what)} |`,
+    );
+  }
+  for (const e of ELEMENT_ATTRIBUTES) {
+    rows.push(`| \`${e.attribute}\` | ${e.allowed} | ${e.default} | ${cell(e.doc)} |`);
+  }
+  return rows.join('\n');
+}

@@ -1,0 +1,510 @@
+/**
+ * <gpu-flock>: the custom element (DESIGN.md section 4). One line embeds a flock:
+ *
+ *   <script type="module" src=".../gpu-flock.element.js"></script>
+ *   <gpu-flock count="20000" boundary="wrap" interactive></gpu-flock>
+ *
+ * Attributes are the schemas' names in kebab-case (attributes.ts), plus backend, disable, paused,
+ * interactive and motion. Properties: `flock` (the Flock, or null before it starts and after
+ * removal) and `ready` (a promise of the Flock). The Flock's events ('fallback', 'contextlost',
+ * 'contextrestored', 'error') bubble from the element, and 'ready' fires once a flock runs.
+ * A bad attribute fires 'error' (detail: attribute, value, allowed, error) and the flock keeps
+ * its last good value.
+ *
+ * It sizes like a replaced element (300x150 unless styled; the shadow root's stylesheet is a
+ * constructed one, so a strict CSP without 'unsafe-inline' styles is fine), starts only once it
+ * is near the viewport, stops while off-screen or in a hidden tab, disposes its flock when
+ * removed from the page and builds a new one when inserted again. With
+ * `prefers-reduced-motion: reduce` it steps a few seconds unseen and draws one still frame,
+ * unless the page opts in to motion with `motion="always"`.
+ * Owns: its flock (and the flock's canvas), its observers and listeners.
+ */
+import { createFlock, DISABLE_NAMES, FlockError } from '../index';
+import type { BackendChoice, Flock, FlockOptions } from '../index';
+import { needsReinit, validateParams } from '../core/params';
+import {
+  ELEMENT_ATTRIBUTES,
+  parseAttribute,
+  schemaAttributes,
+  type SchemaAttribute,
+} from './attributes';
+import { VIEW_SCHEMA_ENTRIES, type ViewTarget } from './view-support';
+
+/** Steps taken unseen before the still frame of reduced motion (3 s at the default 1/60 s). */
+export const STILL_STEPS = 180;
+/** The element starts its flock once it is this close to the viewport. */
+const NEAR_VIEWPORT = '200px';
+/** A touch held this long (ms) without moving far repels instead of attracting. */
+const LONG_TOUCH_MS = 450;
+
+const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
+
+const CSS = `
+:host { display: block; position: relative; width: 300px; height: 150px; overflow: hidden; }
+:host([hidden]) { display: none; }
+.stage { position: absolute; inset: 0; }
+`;
+
+let sheet: CSSStyleSheet | null = null;
+function styleSheet(): CSSStyleSheet | null {
+  if (sheet) return sheet;
+  try {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+  } catch {
+    sheet = null; // no constructable stylesheets (very old browsers): see connectedCallback
+  }
+  return sheet;
+}
+
+type PointerMode = 'attract' | 'repel' | 'off';
+type Pointing = { pointer?: (x: number, y: number, mode: PointerMode) => void };
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(v: T): void;
+  reject(e: unknown): void;
+  settled: boolean;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Nobody may be listening: a failed start is reported by the 'error' event, not as an
+  // unhandled rejection. Callers who await `ready` still see the rejection.
+  promise.catch(() => undefined);
+  const d: Deferred<T> = {
+    promise,
+    settled: false,
+    resolve: (v) => {
+      d.settled = true;
+      resolve(v);
+    },
+    reject: (e) => {
+      d.settled = true;
+      reject(e);
+    },
+  };
+  return d;
+}
+
+const SCHEMA_ATTRS: readonly SchemaAttribute[] = schemaAttributes(VIEW_SCHEMA_ENTRIES);
+const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
+const REBUILD_ATTRIBUTES = new Set(['backend', 'disable']);
+
+// In Node (server rendering) there is no HTMLElement: the module still loads, nothing is defined.
+const Base: typeof HTMLElement =
+  typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
+
+export class GpuFlockElement extends Base {
+  static get observedAttributes(): string[] {
+    return [...SCHEMA_ATTRS.map((a) => a.attribute), ...ELEMENT_ATTRIBUTES.map((a) => a.attribute)];
+  }
+
+  private _flock: Flock | null = null;
+  private _ready: Deferred<Flock> = deferred<Flock>();
+  /** Bumped by every start and teardown: a start that finishes late sees it changed and disposes. */
+  private _generation = 0;
+  private _starting = false;
+  private _near = false;
+  private _io: IntersectionObserver | null = null;
+  private _motionQuery: MediaQueryList | null = null;
+  private _stage: HTMLDivElement | null = null;
+  /** Schema attributes whose last value was rejected: retried after every accepted change. */
+  private readonly _rejected = new Set<string>();
+  /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
+  private _stillDrawn = false;
+  private _stillBusy = false;
+  private _longTouch = 0;
+  private readonly _cleanups: (() => void)[] = [];
+
+  /** The running Flock, or null before it has started and after the element left the page. */
+  get flock(): Flock | null {
+    return this._flock;
+  }
+
+  /** A promise of the Flock: resolves once it runs (rejects when it cannot start; 'error' fires too). */
+  get ready(): Promise<Flock> {
+    return this._ready.promise;
+  }
+
+  connectedCallback(): void {
+    if (this._stage) {
+      // Moved within the page (removed and inserted in one task): the flock carries on.
+      if (this._cleanups.length > 0) return;
+    } else {
+      const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+      const s = styleSheet();
+      if (s) root.adoptedStyleSheets = [s];
+      this._stage = document.createElement('div');
+      this._stage.className = 'stage';
+      this._stage.setAttribute('part', 'stage');
+      root.append(this._stage);
+    }
+    this._listen();
+  }
+
+  disconnectedCallback(): void {
+    // Wait a microtask: a move (remove + insert) keeps the flock.
+    queueMicrotask(() => {
+      if (!this.isConnected) this._teardown();
+    });
+  }
+
+  attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    if (old === value) return;
+    const flock = this._flock;
+    if (REBUILD_ATTRIBUTES.has(name)) {
+      if (flock || this._starting) this._rebuild();
+      return;
+    }
+    if (name === 'paused' || name === 'motion') {
+      this._stillDrawn = false;
+      this._updateRunning();
+      return;
+    }
+    if (name === 'interactive') return; // the pointer handlers read it on every event
+    const attr = BY_ATTRIBUTE.get(name);
+    if (!attr || !flock) return; // read when the flock starts
+    if (this._apply(flock, attr, value, true)) {
+      for (const other of [...this._rejected]) {
+        const a = BY_ATTRIBUTE.get(other);
+        if (a && this._apply(flock, a, this.getAttribute(other), false))
+          this._rejected.delete(other);
+      }
+      if (this._still()) {
+        if (attr.target === 'params' && needsReinit([attr.name])) this._stillDrawn = false;
+        this._updateRunning();
+      }
+    }
+  }
+
+  /** Sets one attribute's value on the flock; false (and 'error' when `report`) if rejected. */
+  private _apply(
+    flock: Flock,
+    attr: SchemaAttribute,
+    text: string | null,
+    report: boolean,
+  ): boolean {
+    const value = text === null ? defaultOf(attr) : parseAttribute(attr.spec, text);
+    try {
+      if (attr.target === 'params') flock.setParams({ [attr.name]: value });
+      else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
+      this._rejected.delete(attr.attribute);
+      return true;
+    } catch (e) {
+      this._rejected.add(attr.attribute);
+      if (report) this._attributeError(attr.attribute, text, e);
+      return false;
+    }
+  }
+
+  private _attributeError(attribute: string, text: string | null, e: unknown): void {
+    const allowed = e instanceof FlockError ? e.allowed : '';
+    const error =
+      e instanceof Error ? e : new FlockError(attribute, text, allowed || 'a valid value');
+    this.dispatchEvent(
+      new CustomEvent('error', {
+        bubbles: true,
+        composed: true,
+        detail: { attribute, value: text, allowed, error },
+      }),
+    );
+  }
+
+  /** The createFlock options the attributes give; bad ones fire 'error' and are left out. */
+  private _options(): FlockOptions & { view: Record<string, unknown> } {
+    const options: FlockOptions & { view: Record<string, unknown> } = {
+      view: {},
+      autoStart: false,
+    };
+    const backend = this.getAttribute('backend');
+    if (backend !== null) {
+      const b = backend.trim() as BackendChoice;
+      if (BACKENDS.includes(b)) options.backend = b;
+      else
+        this._attributeError(
+          'backend',
+          backend,
+          new FlockError('backend', backend, `one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`),
+        );
+    }
+    const disable = this.getAttribute('disable');
+    if (disable !== null) {
+      const list = disable
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+      const known = list.filter((d) => (DISABLE_NAMES as readonly string[]).includes(d));
+      if (known.length < list.length) {
+        this._attributeError(
+          'disable',
+          disable,
+          new FlockError(
+            'disable',
+            disable,
+            `a comma list of ${DISABLE_NAMES.join(', ')}`,
+            `unknown: ${list.filter((d) => !known.includes(d)).join(', ')}`,
+          ),
+        );
+      }
+      options.disable = known;
+    }
+    // Schema attributes: each applied over the ones accepted so far; one that fails only because
+    // of another (min-speed above the default max-speed, with a larger max-speed given) is retried.
+    const params: Record<string, unknown> = {};
+    let pending = SCHEMA_ATTRS.filter((a) => this.hasAttribute(a.attribute));
+    const failures = new Map<string, unknown>();
+    for (let progress = true; progress && pending.length > 0;) {
+      progress = false;
+      const next: SchemaAttribute[] = [];
+      for (const a of pending) {
+        const value = parseAttribute(a.spec, this.getAttribute(a.attribute) ?? '');
+        const err = a.target === 'params' ? checkParams({ ...params, [a.name]: value }) : null;
+        if (err === null) {
+          if (a.target === 'params') params[a.name] = value;
+          else options.view[a.name] = value;
+          failures.delete(a.attribute);
+          progress = true;
+        } else {
+          failures.set(a.attribute, err);
+          next.push(a);
+        }
+      }
+      pending = next;
+    }
+    for (const a of pending) {
+      this._rejected.add(a.attribute);
+      this._attributeError(a.attribute, this.getAttribute(a.attribute), failures.get(a.attribute));
+    }
+    options.params = params;
+    return options;
+  }
+
+  private _listen(): void {
+    const onVisibility = () => this._updateRunning();
+    document.addEventListener('visibilitychange', onVisibility);
+    this._cleanups.push(() => document.removeEventListener('visibilitychange', onVisibility));
+
+    if (typeof matchMedia === 'function') {
+      const q = matchMedia('(prefers-reduced-motion: reduce)');
+      const onMotion = () => {
+        this._stillDrawn = false;
+        this._updateRunning();
+      };
+      q.addEventListener('change', onMotion);
+      this._motionQuery = q;
+      this._cleanups.push(() => q.removeEventListener('change', onMotion));
+    }
+
+    const onPointer = (ev: PointerEvent) => this._pointer(ev);
+    for (const type of [
+      'pointermove',
+      'pointerdown',
+      'pointerup',
+      'pointercancel',
+      'pointerleave',
+    ]) {
+      this.addEventListener(type, onPointer as EventListener);
+    }
+    const onMenu = (ev: Event) => {
+      if (this.hasAttribute('interactive')) ev.preventDefault(); // the second button repels
+    };
+    this.addEventListener('contextmenu', onMenu);
+    this._cleanups.push(() => {
+      for (const type of [
+        'pointermove',
+        'pointerdown',
+        'pointerup',
+        'pointercancel',
+        'pointerleave',
+      ]) {
+        this.removeEventListener(type, onPointer as EventListener);
+      }
+      this.removeEventListener('contextmenu', onMenu);
+      clearTimeout(this._longTouch);
+    });
+
+    if (typeof IntersectionObserver === 'function') {
+      this._io = new IntersectionObserver(
+        (entries) => {
+          const e = entries[entries.length - 1];
+          if (!e) return;
+          this._near = e.isIntersecting;
+          if (this._near && !this._flock && !this._starting) void this._start();
+          this._updateRunning();
+        },
+        { rootMargin: NEAR_VIEWPORT },
+      );
+      this._io.observe(this);
+      this._cleanups.push(() => this._io?.disconnect());
+    } else {
+      this._near = true;
+      void this._start();
+    }
+  }
+
+  private async _start(): Promise<void> {
+    const generation = ++this._generation;
+    this._starting = true;
+    const ready = this._ready.settled ? (this._ready = deferred<Flock>()) : this._ready;
+    this._rejected.clear();
+    let flock: Flock;
+    try {
+      const options = this._options();
+      const { view, ...rest } = options;
+      // `view` only when a view attribute is given (FlockOptions rejects unknown keys).
+      const opts = (Object.keys(view).length > 0 ? { ...rest, view } : rest) as FlockOptions;
+      flock = await createFlock(this._stage!, opts);
+    } catch (e) {
+      if (generation !== this._generation) return;
+      this._starting = false;
+      ready.reject(e);
+      this.dispatchEvent(
+        new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
+      );
+      return;
+    }
+    if (generation !== this._generation) {
+      flock.dispose(); // removed (or rebuilt) while it was starting
+      return;
+    }
+    this._starting = false;
+    this._flock = flock;
+    for (const type of ['fallback', 'contextlost', 'contextrestored', 'error']) {
+      flock.addEventListener(type, (ev) => {
+        this.dispatchEvent(
+          new CustomEvent(type, {
+            bubbles: true,
+            composed: true,
+            detail: (ev as CustomEvent).detail,
+          }),
+        );
+      });
+    }
+    this._stillDrawn = false;
+    this._updateRunning();
+    ready.resolve(flock);
+    this.dispatchEvent(
+      new CustomEvent('ready', { bubbles: true, composed: true, detail: { flock } }),
+    );
+  }
+
+  /** True when reduced motion applies: one still frame instead of the loop. */
+  private _still(): boolean {
+    return (
+      (this._motionQuery?.matches ?? false) && (this.getAttribute('motion') ?? 'auto') !== 'always'
+    );
+  }
+
+  /** Runs the loop while connected, near the viewport, in a visible tab and not paused. */
+  private _updateRunning(): void {
+    const flock = this._flock;
+    if (!flock) return;
+    const visible = this.isConnected && this._near && document.visibilityState !== 'hidden';
+    if (this._still()) {
+      flock.stop();
+      if (visible && !this._stillDrawn) void this._drawStill(flock);
+      return;
+    }
+    if (visible && !this.hasAttribute('paused')) flock.start();
+    else flock.stop();
+  }
+
+  /** Reduced motion: a few seconds of steps unseen (the flock forms), then one frame. */
+  private async _drawStill(flock: Flock): Promise<void> {
+    if (this._stillBusy) return;
+    this._stillBusy = true;
+    try {
+      await flock.step(STILL_STEPS);
+      if (flock !== this._flock) return;
+      flock.render();
+      this._stillDrawn = true;
+    } catch (e) {
+      if (flock === this._flock) {
+        this.dispatchEvent(
+          new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
+        );
+      }
+    } finally {
+      this._stillBusy = false;
+    }
+  }
+
+  private _pointer(ev: PointerEvent): void {
+    const p = this._flock as (Flock & Pointing) | null;
+    if (!p || typeof p.pointer !== 'function' || !this.hasAttribute('interactive')) return;
+    clearTimeout(this._longTouch);
+    if (ev.type === 'pointerleave' || ev.type === 'pointercancel') {
+      p.pointer(ev.clientX, ev.clientY, 'off');
+      return;
+    }
+    if (ev.pointerType === 'touch') {
+      if (ev.type === 'pointerup') {
+        p.pointer(ev.clientX, ev.clientY, 'off');
+        return;
+      }
+      p.pointer(ev.clientX, ev.clientY, 'attract');
+      const { clientX, clientY } = ev;
+      this._longTouch = window.setTimeout(
+        () => p.pointer?.(clientX, clientY, 'repel'),
+        LONG_TOUCH_MS,
+      );
+      return;
+    }
+    p.pointer(ev.clientX, ev.clientY, (ev.buttons & 2) !== 0 ? 'repel' : 'attract');
+  }
+
+  /** backend or disable changed: a new flock from the attributes (a canvas keeps its context type). */
+  private _rebuild(): void {
+    this._flock?.dispose();
+    this._flock = null;
+    this._generation++;
+    this._starting = false;
+    if (this._ready.settled) this._ready = deferred<Flock>();
+    if (this.isConnected && this._near) void this._start();
+  }
+
+  /** Removed from the page: dispose the flock, stop observing; `ready` waits for the next start. */
+  private _teardown(): void {
+    this._generation++;
+    this._starting = false;
+    for (const c of this._cleanups.splice(0)) c();
+    this._io = null;
+    this._motionQuery = null;
+    this._near = false;
+    this._flock?.dispose();
+    this._flock = null;
+    if (this._ready.settled) this._ready = deferred<Flock>();
+  }
+}
+
+function defaultOf(attr: SchemaAttribute): unknown {
+  const d = attr.spec.default;
+  return Array.isArray(d) ? [...(d as unknown[])] : d;
+}
+
+/** null when `params` validate over the defaults, else the error. */
+function checkParams(params: Record<string, unknown>): unknown {
+  try {
+    validateParams(params);
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+/** Defines <gpu-flock> once (a second copy of the library on the page leaves the first). */
+export function defineGpuFlockElement(name = 'gpu-flock'): void {
+  if (typeof customElements === 'undefined' || customElements.get(name)) return;
+  customElements.define(name, GpuFlockElement);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'gpu-flock': GpuFlockElement;
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * `gpu-flock/element`: defines the <gpu-flock> custom element (on import) and re-exports the
+ * library, so a page that imports this alone has everything. dist/gpu-flock.element.js is this
+ * module bundled into one self-contained file for a <script type="module"> tag.
+ */
+import { defineGpuFlockElement } from './gpu-flock-element';
+
+defineGpuFlockElement();
+
+export { GpuFlockElement, defineGpuFlockElement, STILL_STEPS } from './gpu-flock-element';
+export { ELEMENT_ATTRIBUTES, attributeTable, kebabCase, schemaAttributes } from './attributes';
+export type { SchemaAttribute, SchemaEntry } from './attributes';
+export * from '../index';

@@ -1,0 +1,210 @@
+// The <gpu-flock> custom element (src/element/): attributes from the schema, bad attributes,
+// events, size, lifecycle (removal, re-insertion, off-screen start), paused, reduced motion.
+import { afterEach, describe, expect, test } from 'vitest';
+import '../../src/element/index';
+import { GpuFlockElement, STILL_STEPS } from '../../src/element/index';
+import { FlockError, initialState, validateParams, type Flock } from '../../src/index';
+import { once, sleep } from '../support/browser';
+
+const made: HTMLElement[] = [];
+
+function addFlock(attrs: Record<string, string>, style = ''): GpuFlockElement {
+  const el = document.createElement('gpu-flock');
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (style) el.style.cssText = style;
+  document.body.append(el);
+  made.push(el);
+  return el;
+}
+
+/** Polls `cond` every 20 ms. @throws Error when it is still false after `timeoutMs`. */
+async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const t0 = performance.now();
+  while (!cond()) {
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`still false after ${timeoutMs} ms: ${cond}`);
+    await sleep(20);
+  }
+}
+
+afterEach(() => {
+  for (const el of made.splice(0)) el.remove();
+});
+
+interface AttributeErrorDetail {
+  attribute: string;
+  value: string | null;
+  allowed: string;
+  error: unknown;
+}
+
+describe('<gpu-flock>', () => {
+  test('is defined, sizes like a replaced element (300x150, block) and reads schema attributes', async () => {
+    expect(customElements.get('gpu-flock')).toBe(GpuFlockElement);
+    const el = addFlock({
+      backend: 'webgl2',
+      count: '1500',
+      'perception-radius': '2.5',
+      boundary: 'wrap',
+      'bounds-min': '-20,-20,-20',
+      'bounds-max': '20 20 20',
+      'min-speed': '6',
+      'max-speed': '9', // min-speed 6 fails alone (default max 5) and passes beside max-speed
+    });
+    const flock = await el.ready;
+    expect(el.flock).toBe(flock);
+    expect(flock.backend).toBe('webgl2');
+    const p = flock.params;
+    expect(p.count).toBe(1500);
+    expect(p.perceptionRadius).toBe(2.5);
+    expect(p.boundary).toBe('wrap');
+    expect(p.boundsMin).toEqual([-20, -20, -20]);
+    expect(p.boundsMax).toEqual([20, 20, 20]);
+    expect([p.minSpeed, p.maxSpeed]).toEqual([6, 9]);
+    const box = el.getBoundingClientRect();
+    expect([box.width, box.height]).toEqual([300, 150]);
+    expect(getComputedStyle(el).display).toBe('block');
+    // The canvas lives in the shadow root and fills the element.
+    expect(flock.canvas.getRootNode()).toBe(el.shadowRoot);
+    const c = flock.canvas.getBoundingClientRect();
+    expect([c.width, c.height]).toEqual([300, 150]);
+    // Page CSS wins over :host.
+    el.style.width = '420px';
+    el.style.height = '210px';
+    expect(el.getBoundingClientRect().width).toBe(420);
+  });
+
+  test('a bad attribute fires a bubbling error naming it; the flock keeps its last good value', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1200', 'separation-weight': '2' });
+    const flock = await el.ready;
+    const seen = once<CustomEvent<AttributeErrorDetail>>(document, 'error');
+    el.setAttribute('separation-weight', '-4');
+    const ev = await seen;
+    expect(ev.target).toBe(el);
+    expect(ev.detail.attribute).toBe('separation-weight');
+    expect(ev.detail.value).toBe('-4');
+    expect(ev.detail.error).toBeInstanceOf(FlockError);
+    expect(ev.detail.allowed).toMatch(/from 0 to/);
+    expect(flock.params.separationWeight).toBe(2);
+    // Text that is not a number at all.
+    const seen2 = once<CustomEvent<AttributeErrorDetail>>(el, 'error');
+    el.setAttribute('count', 'lots');
+    expect((await seen2).detail.attribute).toBe('count');
+    expect(flock.params.count).toBe(1200);
+    // A good value applies at once; removing the attribute goes back to the default.
+    el.setAttribute('separation-weight', '0.75');
+    expect(flock.params.separationWeight).toBe(0.75);
+    el.removeAttribute('separation-weight');
+    expect(flock.params.separationWeight).toBe(1.5);
+    el.setAttribute('count', '1300');
+    expect(flock.params.count).toBe(1300);
+    expect((await flock.readState()).count).toBe(1300);
+  });
+
+  test('a bad attribute at start is reported and left out; the rest start', async () => {
+    const errors: AttributeErrorDetail[] = [];
+    const el = document.createElement('gpu-flock');
+    el.addEventListener('error', (e) =>
+      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
+    );
+    el.setAttribute('backend', 'webgl2');
+    el.setAttribute('count', '1100');
+    el.setAttribute('boundary', 'sticky');
+    el.setAttribute('disable', 'webgpu,warp-drive');
+    document.body.append(el);
+    made.push(el);
+    const flock = await el.ready;
+    expect(flock.params.count).toBe(1100);
+    expect(flock.params.boundary).toBe(validateParams({}).boundary);
+    expect(errors.map((e) => e.attribute).sort()).toEqual(['boundary', 'disable']);
+    expect(errors.find((e) => e.attribute === 'boundary')!.allowed).toMatch(/"bounce"/);
+  });
+
+  test("the flock's events bubble from the element", async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1000' });
+    const flock = await el.ready;
+    const seen = once<CustomEvent>(document.body, 'fallback');
+    flock.dispatchEvent(new CustomEvent('fallback', { detail: { from: 'webgpu', to: 'webgl2' } }));
+    const ev = await seen;
+    expect(ev.target).toBe(el);
+    expect(ev.detail).toEqual({ from: 'webgpu', to: 'webgl2' });
+  });
+
+  test('removal disposes the flock; re-insertion starts a new one; a move keeps it', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1000', seed: '5' });
+    const first = await el.ready;
+    // A move (remove + insert in one task) keeps the flock.
+    const other = document.createElement('div');
+    document.body.append(other);
+    made.push(other);
+    other.append(el);
+    await sleep(0);
+    expect(el.flock).toBe(first);
+    el.remove();
+    await sleep(0);
+    expect(el.flock).toBeNull();
+    expect(() => first.setParams({ seed: 6 })).toThrow(FlockError); // disposed
+    document.body.append(el);
+    const second = await el.ready;
+    expect(second).not.toBe(first);
+    expect(second.params.seed).toBe(5);
+    const s = await second.readState();
+    expect(s.count).toBe(1000);
+  });
+
+  test('starts only near the viewport; stops off-screen; paused stops the loop', async () => {
+    const spacer = document.createElement('div');
+    spacer.style.height = '4000px';
+    document.body.append(spacer);
+    made.push(spacer);
+    const el = addFlock({ backend: 'webgl2', count: '1000' });
+    await sleep(400);
+    expect(el.flock).toBeNull(); // 4000 px below the fold: not started
+    el.scrollIntoView();
+    const flock = await el.ready;
+    await until(() => flock.running);
+    window.scrollTo(0, 0);
+    await until(() => !flock.running); // off-screen: stopped
+    el.scrollIntoView();
+    await until(() => flock.running);
+    el.setAttribute('paused', '');
+    expect(flock.running).toBe(false);
+    el.removeAttribute('paused');
+    expect(flock.running).toBe(true);
+    window.scrollTo(0, 0);
+  });
+
+  test('prefers-reduced-motion: a still flock after unseen steps; motion="always" animates', async () => {
+    const real = window.matchMedia;
+    window.matchMedia = ((q: string) =>
+      q.includes('prefers-reduced-motion')
+        ? ({
+            matches: true,
+            media: q,
+            addEventListener() {},
+            removeEventListener() {},
+          } as unknown as MediaQueryList)
+        : real.call(window, q)) as typeof window.matchMedia;
+    try {
+      const el = addFlock({ backend: 'webgl2', count: '1000', seed: '3' });
+      const flock: Flock = await el.ready;
+      expect(flock.running).toBe(false);
+      const s = await flock.readState(); // after the still frame's steps (queued in order)
+      const s0 = initialState(flock.params);
+      let moved = 0;
+      for (let i = 0; i < s.positions.length; i++) {
+        if (Math.abs(s.positions[i]! - s0.positions[i]!) > 1e-3) moved++;
+      }
+      // STILL_STEPS steps at >= minSpeed 2 units/s move almost every coordinate.
+      expect(STILL_STEPS).toBeGreaterThanOrEqual(120);
+      expect(moved).toBeGreaterThan(0.9 * 3 * s.count);
+      const el2 = addFlock({ backend: 'webgl2', count: '1000', motion: 'always' });
+      const f2 = await el2.ready;
+      expect(f2.running).toBe(true);
+      el2.setAttribute('motion', 'auto');
+      expect(f2.running).toBe(false);
+    } finally {
+      window.matchMedia = real;
+    }
+  });
+});
