@@ -26,3 +26,17 @@ export type { FlockState } from './core/state';
 export { referenceStep, referenceSteps, neighborCounts } from './core/reference';
 export { defaultCamera, type OrbitCamera } from './core/render-math';
 export { ShaderError } from './core/shader-source';
+export {
+  PRESETS,
+  PRESET_NAMES,
+  SCENE_DENSITY,
+  STRESS_COUNT,
+  MIN_SCENE_SIDE,
+  sceneBounds,
+  boxDensity,
+  presetOptions,
+  rescaleForCount,
+  scaledRocks,
+  isPresetName,
+} from './core/presets';
+export type { Preset, PresetName } from './core/presets';

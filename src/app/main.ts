@@ -1,35 +1,213 @@
 /**
- * The demo page (index.html): a full-window flock driven by the URL query (url-params.ts), a
- * dat.gui panel built from the parameter schema (param-gui.ts), orbit camera controls
- * (orbit-controls.ts) and a text overlay (overlay.ts). Uses only the public API (src/index.ts).
- * Exposes `window.flock` and `window.flockReady` (see globals.d.ts).
+ * The demo page (index.html): a full-window flock driven by the URL query (app-state.ts over
+ * url-params.ts: parameters, view options, preset, camera, autoBounds), a dat.gui panel built
+ * from the schemas (param-gui.ts), orbit camera and touch controls (orbit-controls.ts), a text
+ * overlay (overlay.ts), a caption saying what the scene is and which backend draws it and why,
+ * and a key/gesture legend that hides after first use. Uses only the public API (src/index.ts).
+ * Exposes `window.flock` and `window.flockReady` (see globals.d.ts), and `window.demo` (the
+ * page's own state, for tests).
+ *
+ * "Box scales with count" (autoBounds, on unless the URL gives a box): the box holds the count
+ * at the scene's density (sceneBounds in src/core/presets.ts), so moving the count slider keeps
+ * the look; createFlock's own defaults stay DESIGN's 64-unit box.
  */
 import './app.css';
-import { CPU_MAX_COUNT, createFlock, defaultCamera, type Flock } from '../index';
+import {
+  CPU_MAX_COUNT,
+  PRESETS,
+  SCENE_DENSITY,
+  createFlock,
+  defaultCamera,
+  defaultParams,
+  presetOptions,
+  rescaleForCount,
+  sceneBounds,
+  validateParams,
+  type BackendKind,
+  type Flock,
+  type FlockParams,
+  type PresetName,
+} from '../index';
+import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
-import { ParamGui } from './param-gui';
-import { parseQuery } from './url-params';
+import { ParamGui, type ViewSpecLike } from './param-gui';
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+type ViewFlock = Flock & {
+  view?: Record<string, unknown>;
+  setView?(partial: Record<string, unknown>): void;
+};
+
+/** The page's own state beside the flock's. */
+export interface DemoState {
+  preset: PresetName | null;
+  autoBounds: boolean;
+  /** Boids per unit³ (3D) or unit² (2D) of the scene, for autoBounds. */
+  density: number;
+  /** The backend choice in the URL ('auto' when none). */
+  backendChoice: string;
+  disable: string[];
+}
+
+declare global {
+  interface Window {
+    /** The demo's state and panel (tests read them). */
+    demo?: { state: DemoState; gui: () => ParamGui; link: () => string };
+  }
+}
+
+/** The view schema, when the library has one (src/core/view.ts). */
+async function viewSchema(): Promise<readonly ViewSpecLike[]> {
+  const lib = (await import('../index')) as unknown as { VIEW_SCHEMA?: readonly ViewSpecLike[] };
+  return lib.VIEW_SCHEMA ?? [];
+}
+
+/** The scene's density for `dimensions`: the preset's when it is of that dimension. */
+function densityFor(preset: PresetName | null, dimensions: 2 | 3): number {
+  if (preset && (PRESETS[preset].params.dimensions ?? 3) === dimensions) {
+    return PRESETS[preset].density;
+  }
+  return SCENE_DENSITY[dimensions];
+}
+
+/** The caption: what the scene is, and which backend draws it and why (the ladder's reason). */
+export function captionText(flock: Flock, state: DemoState): string {
+  const p = flock.params;
+  const what = state.preset
+    ? `${PRESETS[state.preset].title}: ${PRESETS[state.preset].description}`
+    : `A flock of boids (${p.steering === 'reynolds' ? 'Reynolds steering' : 'summed rules'}, ${
+        p.boundary === 'wrap' ? 'wrapping edges' : `${p.boundary} walls`
+      })`;
+  const size = `${p.count.toLocaleString('en-US')} boids in ${p.dimensions}D`;
+  const reasons = Object.entries(flock.fallbackReasons) as [BackendKind, string][];
+  const skipped = reasons.filter(([k]) => k !== flock.backend);
+  let why: string;
+  if (state.backendChoice !== 'auto') why = `chosen in the URL (backend=${state.backendChoice})`;
+  else if (skipped.length === 0) why = 'the first rung of the ladder that runs here';
+  else why = `because ${skipped.map(([k, r]) => `${k}: ${r}`).join('; ')}`;
+  return `${what} · ${size} · drawn by ${flock.backend}, ${why}`;
+}
+
+const LEGEND_SEEN = 'gpu-flock-legend-seen';
+
+function setupLegend(): void {
+  const legend = document.getElementById('legend');
+  const help = document.getElementById('help-button');
+  if (!legend || !help) return;
+  let seen = false;
+  try {
+    seen = localStorage.getItem(LEGEND_SEEN) === '1';
+  } catch {
+    // Storage blocked: show the legend until first use on every visit.
+  }
+  legend.hidden = seen;
+  const hide = () => {
+    if (legend.hidden) return;
+    legend.hidden = true;
+    try {
+      localStorage.setItem(LEGEND_SEEN, '1');
+    } catch {
+      // Not stored: it hides for this visit.
+    }
+  };
+  const app = document.getElementById('app')!;
+  app.addEventListener('pointerdown', hide);
+  app.addEventListener('wheel', hide, { passive: true });
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === '?') legend.hidden = !legend.hidden;
+    else hide();
+  });
+  help.addEventListener('click', () => {
+    legend.hidden = !legend.hidden;
+  });
+}
+
 async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
-  const query = parseQuery(location.search);
-  // `?backend=cpu` without a count: start at the cpu backend's cap rather than failing on the
-  // default 16,384 (an explicit count above the cap is still reported).
-  if (query.options.backend === 'cpu' && query.options.params?.count === undefined) {
-    query.options.params = { ...query.options.params, count: CPU_MAX_COUNT };
-    overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
+  const query = parseDemoQuery(location.search);
+  const params: Partial<FlockParams> = { ...query.options.params };
+  const state: DemoState = {
+    preset: query.preset,
+    autoBounds: query.autoBounds,
+    density: query.density,
+    backendChoice: query.options.backend ?? 'auto',
+    disable: [...(query.options.disable ?? [])],
+  };
+  // `?backend=cpu` without a count: start at the cpu backend's cap rather than failing on a
+  // larger count (an explicit count above the cap is still reported).
+  const urlHasCount = new URLSearchParams(location.search).has('count');
+  if (query.options.backend === 'cpu' && !urlHasCount) {
+    const full = validateParams(params);
+    if (full.count > CPU_MAX_COUNT) {
+      Object.assign(
+        params,
+        state.autoBounds ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
+      );
+      overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
+    }
   }
   overlay.setUrlErrors(query.errors);
-  const flock = await createFlock(container, { ...query.options, autoStart: !query.paused });
+  const schema = await viewSchema();
+  const options = { ...query.options, params, autoStart: !query.paused };
+  // A library without view options (none in its schema) takes none.
+  if (schema.length === 0) delete (options as { view?: unknown }).view;
+  const flock = (await createFlock(container, options)) as ViewFlock;
   window.flock = flock;
+  if (query.camera) Object.assign(flock.camera, query.camera);
 
   /** Redraws now when the loop is not running (camera moves, resizes, single steps). */
   const redrawIfPaused = () => {
     if (!flock.running) flock.render();
+  };
+  const caption = document.getElementById('caption');
+  const updateCaption = () => {
+    if (caption) caption.textContent = captionText(flock, state);
+  };
+
+  const link = (): string => {
+    const c = flock.camera;
+    const camera: CameraPose = {
+      yaw: c.yaw,
+      pitch: c.pitch,
+      distance: c.distance,
+      target: [...c.target],
+    };
+    const viewDefaults: Record<string, unknown> = {};
+    for (const s of schema) viewDefaults[s.name] = s.default;
+    return demoQuery({
+      params: flock.params,
+      view: flock.view ?? {},
+      viewDefaults,
+      preset: state.preset,
+      camera,
+      autoBounds: state.autoBounds,
+      paused: !flock.running,
+      backend: state.backendChoice === 'auto' ? null : state.backendChoice,
+      disable: state.disable,
+    });
+  };
+
+  /** setParams the demo's way: under autoBounds, count and dimensions move the box too. */
+  const setParams = (partial: Partial<FlockParams>) => {
+    const next = { ...partial };
+    if (next.boundsMin !== undefined || next.boundsMax !== undefined) {
+      flock.setParams(next);
+      state.autoBounds = false;
+      return;
+    }
+    if (state.autoBounds && next.dimensions !== undefined) {
+      const dims = next.dimensions;
+      const count = next.count ?? flock.params.count;
+      state.density = densityFor(state.preset, dims);
+      Object.assign(next, sceneBounds(count, dims, state.density));
+    } else if (state.autoBounds && next.count !== undefined) {
+      Object.assign(next, rescaleForCount(flock.params, next.count));
+    }
+    flock.setParams(next);
   };
 
   let gui: ParamGui;
@@ -55,23 +233,107 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       flock.camera = defaultCamera(flock.params);
       redrawIfPaused();
     },
+    copyLink() {
+      const q = link();
+      history.replaceState(null, '', `${location.pathname}${q}`);
+      const done = () => overlay.setStatus('link copied: the address holds the whole state');
+      if (navigator.clipboard?.writeText) {
+        navigator.clipboard
+          .writeText(location.href)
+          .then(done, () =>
+            overlay.setStatus('the address holds the whole state (clipboard not available)'),
+          );
+      } else done();
+    },
+    applyPreset(name: string) {
+      try {
+        applyPreset(name === '' ? null : (name as PresetName));
+      } catch (e) {
+        overlay.addRuntimeError(messageOf(e));
+      }
+      gui.sync();
+      updateCaption();
+      redrawIfPaused();
+    },
+    switchBackend(choice: string) {
+      state.backendChoice = choice;
+      location.search = link();
+    },
+    setParams,
+    setAutoBounds(on: boolean) {
+      state.autoBounds = on;
+      if (on) {
+        const p = flock.params;
+        setParams({ count: p.count, ...sceneBounds(p.count, p.dimensions, state.density) });
+      }
+      gui.sync();
+    },
   };
+
+  /** A preset over the defaults (null: the default scene), the box from its density. */
+  const applyPreset = (name: PresetName | null) => {
+    const max = flock.maxCount > 0 ? flock.maxCount : Infinity;
+    let next: Partial<FlockParams>;
+    let view: Record<string, unknown> = {};
+    if (name) {
+      const o = presetOptions(name, max);
+      next = { ...defaultParams(), ...o.params };
+      view = o.view;
+      state.density = PRESETS[name].density;
+    } else {
+      const d = defaultParams();
+      const count = Math.min(d.count, max);
+      state.density = SCENE_DENSITY[d.dimensions];
+      next = { ...d, count, ...sceneBounds(count, d.dimensions, state.density) };
+    }
+    // Keep the grid build the running backend uses.
+    delete next.sort;
+    flock.setParams(next);
+    if (flock.setView) {
+      const defaults: Record<string, unknown> = {};
+      for (const s of schema) defaults[s.name] = s.default;
+      flock.setView({ ...defaults, ...view });
+    }
+    state.preset = name;
+    state.autoBounds = true;
+    flock.camera = defaultCamera(flock.params);
+  };
+
   const makeGui = () =>
     new ParamGui({
       flock,
       actions,
-      onError: (m) => overlay.setGuiError(m),
-      onChange: redrawIfPaused,
+      viewSchema: schema,
+      preset: () => state.preset ?? '',
+      autoBounds: () => state.autoBounds,
+      backendChoice: state.backendChoice,
+      onChange: () => {
+        updateCaption();
+        redrawIfPaused();
+      },
     });
   gui = makeGui();
   new OrbitControls(container, flock, redrawIfPaused);
+  window.demo = { state, gui: () => gui, link };
+
+  // The panel and the caption follow every change, whoever makes it (code, the console, a test).
+  let shown = '';
+  const watch = () => {
+    const key = JSON.stringify([flock.params, flock.view ?? null, state, flock.backend]);
+    if (key === shown) return;
+    shown = key;
+    gui.sync();
+    updateCaption();
+  };
+  window.setInterval(watch, 250);
 
   flock.addEventListener('fallback', (ev) => {
     const d = (ev as CustomEvent<{ from: string; to: string; reason: string }>).detail;
     overlay.setStatus(`fell back from ${d.from} to ${d.to}: ${d.reason}`);
-    // The new backend may hold fewer boids (cpu): rebuild the panel for its ranges and values.
+    // The new backend may hold fewer boids (cpu): rebuild the panel for its ranges and controls.
     gui.dispose();
     gui = makeGui();
+    updateCaption();
     redrawIfPaused();
   });
   flock.addEventListener('contextlost', () => overlay.setStatus('graphics context lost; waiting…'));
@@ -88,16 +350,20 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     if (e.key === ' ') {
       actions.togglePause();
       e.preventDefault();
+    } else if (e.key === 'r') {
+      actions.resetCamera();
     }
   });
 
   overlay.attach(flock);
+  watch();
   redrawIfPaused();
   return flock;
 }
 
 const container = document.getElementById('app')!;
 const overlay = new Overlay(document.getElementById('overlay')!);
+setupLegend();
 window.flockReady = boot(container, overlay);
 window.flockReady.catch((e: unknown) => {
   overlay.setFatal(messageOf(e));

@@ -1,7 +1,9 @@
 /**
- * Orbit camera controls for the demo: drag rotates (yaw, pitch clamped short of the poles), the
- * wheel and a two-finger pinch zoom (distance), right-drag or shift-drag pans; in 2D every drag
- * pans (the camera looks straight down z). Listens on a container element, so it keeps working when
+ * Orbit camera controls for the demo. Mouse: drag rotates (yaw, pitch clamped short of the
+ * poles), the wheel zooms (distance), right-drag or shift-drag pans; in 2D every drag pans (the
+ * camera looks straight down z). Touch: one finger is the pointer (flock.pointer: the flock is
+ * drawn to it; held still for LONG_PRESS_MS it pushes away instead), two fingers orbit (pan in
+ * 2D) by moving together and zoom by pinching. Listens on a container element, so it keeps working when
  * a fallback replaces the flock's canvas, and mutates `flock.camera` in place. The container should
  * have `touch-action: none` so touches never scroll the page. Owns its listeners; `dispose()` removes them.
  */
@@ -13,11 +15,21 @@ const ROTATE_PER_HEIGHT = Math.PI;
 const PITCH_LIMIT = Math.PI / 2 - 0.01;
 /** Wheel zoom: distance *= exp(deltaY * this) (deltaY in pixels). */
 const WHEEL_ZOOM = 0.0015;
+/** A touch held this long (ms) within LONG_PRESS_SLOP pixels repels instead of attracting. */
+const LONG_PRESS_MS = 450;
+const LONG_PRESS_SLOP = 10;
+
+type PointerMode = 'attract' | 'repel' | 'off';
+/** flock.pointer where the library has it (the attractor under a screen point). */
+type PointerFlock = Flock & { pointer?(x: number, y: number, mode: PointerMode): void };
 
 export class OrbitControls {
   private readonly pointers = new Map<number, { x: number; y: number }>();
   private pinchDistance = 0;
   private readonly cleanups: (() => void)[] = [];
+  /** The one-finger pointer: its id, mode, where it went down and the long-press timer. */
+  private touch: { id: number; mode: PointerMode; x0: number; y0: number; timer: number } | null =
+    null;
 
   /**
    * @param element the element that receives pointer and wheel events (the flock's container)
@@ -51,6 +63,11 @@ export class OrbitControls {
   }
 
   private down(e: PointerEvent): void {
+    if (e.pointerType === 'touch') {
+      const touches = [...this.pointers.keys()].length;
+      if (touches === 0) this.touchPointer(e, 'attract');
+      else this.releaseTouchPointer();
+    }
     try {
       // Keeps the drag when the pointer leaves the window; throws for a pointer that is not active (synthetic events).
       this.element.setPointerCapture(e.pointerId);
@@ -64,6 +81,7 @@ export class OrbitControls {
   }
 
   private up(e: PointerEvent): void {
+    if (this.touch?.id === e.pointerId) this.releaseTouchPointer();
     if (!this.pointers.delete(e.pointerId)) return;
     if (this.element.hasPointerCapture(e.pointerId))
       this.element.releasePointerCapture(e.pointerId);
@@ -82,12 +100,49 @@ export class OrbitControls {
       const d = this.currentPinchDistance();
       if (this.pinchDistance > 0 && d > 0) this.zoom(this.pinchDistance / d);
       this.pinchDistance = d;
+      // Two fingers moving together orbit (pan in 2D): each finger's move counts half.
+      const half = [dx / this.pointers.size, dy / this.pointers.size] as const;
+      if (this.flock.params.dimensions === 2) this.pan(half[0], half[1]);
+      else this.rotate(half[0], half[1]);
+      return;
+    }
+    if (this.touch?.id === e.pointerId) {
+      if (Math.hypot(e.clientX - this.touch.x0, e.clientY - this.touch.y0) > LONG_PRESS_SLOP) {
+        window.clearTimeout(this.touch.timer);
+      }
+      this.sendPointer(e.clientX, e.clientY, this.touch.mode);
       return;
     }
     const pan =
       this.flock.params.dimensions === 2 || e.shiftKey || (e.buttons & 2) !== 0 || e.button === 2;
     if (pan) this.pan(dx, dy);
     else this.rotate(dx, dy);
+  }
+
+  /** One finger down: the pointer attracts there; held still, it repels. */
+  private touchPointer(e: PointerEvent, mode: PointerMode): void {
+    const x = e.clientX;
+    const y = e.clientY;
+    const timer = window.setTimeout(() => {
+      if (!this.touch) return;
+      this.touch.mode = 'repel';
+      this.sendPointer(x, y, 'repel');
+    }, LONG_PRESS_MS);
+    this.touch = { id: e.pointerId, mode, x0: x, y0: y, timer };
+    this.sendPointer(x, y, mode);
+  }
+
+  private releaseTouchPointer(): void {
+    if (!this.touch) return;
+    window.clearTimeout(this.touch.timer);
+    this.touch = null;
+    this.sendPointer(0, 0, 'off');
+  }
+
+  private sendPointer(x: number, y: number, mode: PointerMode): void {
+    const f = this.flock as PointerFlock;
+    f.pointer?.(x, y, mode);
+    this.onChange();
   }
 
   private wheel(e: WheelEvent): void {

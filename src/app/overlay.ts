@@ -16,6 +16,8 @@ export class Overlay {
   private timer = 0;
 
   constructor(private readonly root: HTMLElement) {
+    // Phone layout: a tap on the one line unfolds the rest (and folds it again).
+    root.addEventListener('click', () => root.classList.toggle('expanded'));
     this.render();
   }
 
@@ -62,6 +64,14 @@ export class Overlay {
     const f = this.flock;
     if (f) {
       const p = f.params;
+      // The phone layout shows only this line (app.css): backend, count, fps, and how many
+      // messages a tap on it unfolds (the caption at the bottom names the scene).
+      const messages = this.urlErrors.length + (this.guiError ? 1 : 0) + this.runtimeErrors.length;
+      lines.push([
+        'compact',
+        `${f.backend} · ${p.count} boids · ${f.stats.fps.toFixed(0)} fps` +
+          (messages > 0 ? ` · ${messages} message${messages > 1 ? 's' : ''} (tap)` : ''),
+      ]);
       const info = f.deviceInfo ? ` — ${f.deviceInfo}` : '';
       lines.push(['backend', `backend: ${f.backend}${info}`]);
       lines.push([

@@ -1,21 +1,49 @@
 /**
- * The demo's dat.gui panel, built from PARAM_SCHEMA: one control per parameter (numbers as
- * sliders over a GUI-sized range, enums as dropdowns, vec3 as a folder of three numbers), each
- * applied live through flock.setParams. A rejected value (FlockError) is reported through
- * `onError` and every control reverts to flock.params. Owns the GUI's DOM; `dispose()` removes it.
+ * The demo's dat.gui panel, built from the schemas (PARAM_SCHEMA and the view schema): a scene
+ * menu on top, then folders Flock, Behaviours, World, View and Backend. Each control has a label
+ * in words with its unit (`Perception radius (units)`) and a tooltip from the schema's doc and
+ * allowed range.
+ *
+ * Numbers: the slider spans a range a person would explore (GUI_RANGES); the text box takes any
+ * value, and the schema decides: a value outside the slider that the schema allows is applied and
+ * the slider widens to show it; one it rejects leaves the flock as it was and shows the
+ * FlockError's text under the field. Controls that do nothing on the running backend are left
+ * out (`sort` off WebGPU, `draw mode` on cpu). `sync()` re-reads the flock (the demo calls it
+ * whenever parameters or view change from code, the URL or a preset). Owns its DOM; `dispose()`
+ * removes it.
  */
 import { GUI, type GUIController } from 'dat.gui';
-import { PARAM_SCHEMA, type Flock, type FlockParams, type ParamSpec } from '../index';
+import {
+  PARAM_SCHEMA,
+  PRESETS,
+  PRESET_NAMES,
+  allowedText,
+  type Flock,
+  type FlockParams,
+  type ParamSpec,
+} from '../index';
+
+/** A view-schema entry as the panel reads it (src/core/view.ts's specs fit it). */
+export interface ViewSpecLike {
+  name: string;
+  type: 'float' | 'enum' | 'boolean' | 'color';
+  default: unknown;
+  unit: string;
+  doc: string;
+  min?: number;
+  max?: number;
+  step?: number;
+  options?: readonly string[];
+}
 
 /**
- * Slider ranges for the GUI, inside the schema's (often vast) valid range: the part a person
- * would explore. A value outside (from the URL) widens the slider to include it.
+ * Slider ranges inside the schema's (often vast) valid range: the part a person would explore.
+ * The text box beside accepts anything the schema allows.
  */
-const GUI_RANGES: Partial<Record<keyof FlockParams, [number, number]>> = {
-  count: [1, 131072],
-  boundsMin: [-256, 256],
-  boundsMax: [-256, 256],
+const GUI_RANGES: Record<string, [number, number]> = {
+  count: [1, 1 << 20],
   perceptionRadius: [0.1, 10],
+  separationRadius: [0, 10],
   separationWeight: [0, 5],
   alignmentWeight: [0, 5],
   cohesionWeight: [0, 5],
@@ -23,145 +51,470 @@ const GUI_RANGES: Partial<Record<keyof FlockParams, [number, number]>> = {
   minSpeed: [0, 30],
   maxSteerForce: [0, 30],
   timeStep: [0.001, 0.05],
+  boundaryMargin: [0, 32],
+  boundaryForce: [0, 30],
+  obstacleMargin: [0, 16],
+  obstacleForce: [0, 50],
+  attractorStrength: [-50, 50],
+  attractorRadius: [1, 64],
+  predatorRadius: [0.5, 32],
+  predatorForce: [0, 50],
+  turbulence: [0, 10],
+  turbulenceScale: [1, 128],
   seed: [0, 9999],
+  densityMax: [1, 64],
+  boidSize: [0, 4],
 };
+
+/** Labels in words (the unit is added from the schema). */
+const LABELS: Record<string, string> = {
+  count: 'Boids',
+  seed: 'Seed',
+  steering: 'Steering model',
+  perceptionRadius: 'Perception radius',
+  separationRadius: 'Separation radius',
+  separationWeight: 'Separation weight',
+  alignmentWeight: 'Alignment weight',
+  cohesionWeight: 'Cohesion weight',
+  maxSpeed: 'Top speed',
+  minSpeed: 'Lowest speed',
+  maxSteerForce: 'Steering force limit',
+  species: 'Species',
+  obstacleMargin: 'Obstacle margin',
+  obstacleForce: 'Obstacle push',
+  attractor: 'Attractor position',
+  attractorStrength: 'Attractor strength',
+  attractorRadius: 'Attractor reach',
+  predators: 'Predators',
+  predatorRadius: 'Predator flee radius',
+  predatorForce: 'Predator flee push',
+  wind: 'Wind',
+  turbulence: 'Turbulence',
+  turbulenceScale: 'Turbulence wavelength',
+  dimensions: 'Dimensions',
+  boundsMin: 'Box min corner',
+  boundsMax: 'Box max corner',
+  boundary: 'Walls',
+  boundaryMargin: 'Wall margin',
+  boundaryForce: 'Wall push',
+  timeStep: 'Time step',
+  neighborSearch: 'Neighbour search',
+  sort: 'Grid sort',
+  background: 'Background',
+  colorMode: 'Colour by',
+  color: 'Boid colour',
+  colorMap: 'Density colour map',
+  densityMax: 'Density scale top',
+  boidSize: 'Boid size',
+  fit: 'Framing',
+  showBounds: 'Box outline',
+  showObstacles: 'Obstacles',
+  showPredators: 'Predators',
+  showAttractor: 'Attractor marker',
+};
+
+type FolderName = 'Flock' | 'Behaviours' | 'World' | 'View' | 'Backend';
+const FOLDER_OF: Record<string, FolderName> = {
+  count: 'Flock',
+  seed: 'Flock',
+  steering: 'Flock',
+  perceptionRadius: 'Flock',
+  separationRadius: 'Flock',
+  separationWeight: 'Flock',
+  alignmentWeight: 'Flock',
+  cohesionWeight: 'Flock',
+  maxSpeed: 'Flock',
+  minSpeed: 'Flock',
+  maxSteerForce: 'Flock',
+  species: 'Flock',
+  dimensions: 'World',
+  boundsMin: 'World',
+  boundsMax: 'World',
+  boundary: 'World',
+  boundaryMargin: 'World',
+  boundaryForce: 'World',
+  timeStep: 'World',
+  neighborSearch: 'Backend',
+  sort: 'Backend',
+};
+
+/** `world units/s²` -> `units/s²`: the labels say it short, the tooltips in full. */
+function shortUnit(unit: string): string {
+  return unit.replace(/world units/g, 'units');
+}
+
+/** `perceptionRadius` -> `Perception radius` for names without a label. */
+function words(name: string): string {
+  const w = name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+export function labelOf(name: string, unit: string): string {
+  const u = shortUnit(unit);
+  return `${LABELS[name] ?? words(name)}${u ? ` (${u})` : ''}`;
+}
+
+const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 export interface GuiActions {
   togglePause(): void;
   step(): void;
   reset(): void;
   resetCamera(): void;
+  copyLink(): void;
+  /** '' for the default scene. */
+  applyPreset(name: string): void;
+  /** Reopens the page on another backend (keeping the state). */
+  switchBackend(choice: string): void;
+  /** Changes parameters the demo's way (count and dimensions move the box under autoBounds). */
+  setParams(partial: Partial<FlockParams>): void;
+  setAutoBounds(on: boolean): void;
 }
 
 export interface ParamGuiOptions {
   flock: Flock;
   actions: GuiActions;
-  /** A parameter change was rejected (the message names field, value and allowed range); null after one succeeds. */
-  onError(message: string | null): void;
-  /** Called after a parameter change was applied. */
-  onChange?(name: keyof FlockParams): void;
+  /** The view schema (empty where the flock has no view options). */
+  viewSchema: readonly ViewSpecLike[];
+  /** The scene menu's value: a preset name or '' (default). */
+  preset(): string;
+  autoBounds(): boolean;
+  /** The backend choice the page was opened with ('auto' when none). */
+  backendChoice: string;
+  /** Called after a change was applied. */
+  onChange?(name: string): void;
 }
 
-function sliderRange(spec: ParamSpec, current: number[], maxCount: number): [number, number] {
-  if (spec.type === 'enum') return [0, 0];
-  const wanted = GUI_RANGES[spec.name];
-  let lo = Math.max(spec.min, wanted?.[0] ?? spec.min);
-  let hi = Math.min(
-    spec.max,
-    wanted?.[1] ?? Math.max(spec.min + 1, 10 * Math.abs(Number(spec.default))),
-  );
-  if (spec.name === 'count') hi = Math.min(hi, maxCount);
-  for (const v of current) {
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  return [lo, hi];
+interface Row {
+  name: string;
+  target: 'params' | 'view';
+  controllers: GUIController[];
+  li: HTMLElement;
+  error: HTMLElement | null;
 }
+
+type ViewFlock = Flock & {
+  view?: Record<string, unknown>;
+  setView?(partial: Record<string, unknown>): void;
+};
 
 export class ParamGui {
   readonly gui: GUI;
   private readonly values: Record<string, unknown> = {};
   private readonly vectors: Record<string, { x: number; y: number; z: number }> = {};
-  private readonly controllers: GUIController[] = [];
+  private readonly rows = new Map<string, Row>();
+  private readonly extra: GUIController[] = [];
   private pauseController: GUIController | null = null;
+  private readonly menu = { scene: '', autoBounds: true, backend: 'auto', drawMode: 'instanced' };
+  private readonly folders = new Map<FolderName, GUI>();
 
   constructor(private readonly opts: ParamGuiOptions) {
-    const { flock } = opts;
-    this.gui = new GUI({ width: 270 });
+    const flock = opts.flock as ViewFlock;
+    this.gui = new GUI({ width: 330 });
     this.gui.domElement.id = 'param-gui';
+    this.menu.scene = opts.preset();
+    this.menu.autoBounds = opts.autoBounds();
+    this.menu.backend = opts.backendChoice;
+
+    const sceneOptions: Record<string, string> = { 'Default scene': '' };
+    for (const n of PRESET_NAMES) sceneOptions[PRESETS[n].title] = n;
+    const scene = this.gui.add(this.menu, 'scene', sceneOptions).name('Scene');
+    scene.onChange((v: string) => opts.actions.applyPreset(v));
+    this.tooltip(scene, 'A preset: parameters and view in one (src/core/presets.ts)');
+    this.extra.push(scene);
+
+    for (const f of ['Flock', 'Behaviours', 'World', 'View', 'Backend'] as const) {
+      const folder = this.gui.addFolder(f);
+      folder.domElement.classList.add(`folder-${f.toLowerCase()}`);
+      this.folders.set(f, folder);
+    }
+    this.folders.get('Flock')!.open();
+
     const params = flock.params as unknown as Record<string, unknown>;
-    const maxCount = flock.maxCount > 0 ? flock.maxCount : Infinity;
     for (const spec of PARAM_SCHEMA) {
       // Obstacle lists come from the URL, presets and code; a slider cannot edit them.
       if (spec.type === 'obstacles') continue;
-      const title = spec.unit ? `${spec.doc} (${spec.unit})` : spec.doc;
-      const value = params[spec.name];
-      if (spec.type === 'vec3') {
-        const v = value as [number, number, number];
-        const proxy = { x: v[0], y: v[1], z: v[2] };
-        this.vectors[spec.name] = proxy;
-        const folder = this.gui.addFolder(spec.name);
-        folder.domElement.title = title;
-        const [lo, hi] = sliderRange(spec, v, maxCount);
-        for (const axis of ['x', 'y', 'z'] as const) {
-          const c = folder.add(proxy, axis, lo, hi, 1);
-          c.onChange(() => this.apply(spec.name, [proxy.x, proxy.y, proxy.z]));
-          this.controllers.push(c);
-        }
-        continue;
+      if (spec.name === 'sort' && flock.backend !== 'webgpu') continue;
+      const folder = this.folders.get(FOLDER_OF[spec.name] ?? 'Behaviours')!;
+      if (spec.name === 'boundsMin') {
+        const c = folder.add(this.menu, 'autoBounds').name('Box scales with count');
+        c.onChange((v: boolean) => opts.actions.setAutoBounds(v));
+        this.tooltip(
+          c,
+          'On: the box grows and shrinks with the count at a fixed density, so the look stays',
+        );
+        this.extra.push(c);
       }
-      this.values[spec.name] = value;
-      let c: GUIController;
-      if (spec.type === 'enum') {
-        c = this.gui.add(this.values, spec.name, spec.options as string[]);
-        // dat.gui hands back the <option>'s text; map it to the schema's option (2 and 3 are numbers).
-        c.onChange((v: unknown) => {
-          const option = spec.options.find((o) => String(o) === String(v));
-          this.apply(spec.name, option ?? v);
-        });
-      } else {
-        const [lo, hi] = sliderRange(spec, [value as number], maxCount);
-        const integer = spec.type !== 'float';
-        const step = spec.step ?? (integer ? 1 : (hi - lo) / 1000);
-        c = this.gui.add(this.values, spec.name, lo, hi, step);
-        // Re-initialising parameters apply when the drag ends, the others live while dragging.
-        const handler = (v: unknown) => this.apply(spec.name, v);
-        if (spec.reinit) c.onFinishChange(handler);
-        else c.onChange(handler);
-      }
-      c.domElement.parentElement?.parentElement?.setAttribute('title', title);
-      this.controllers.push(c);
+      this.addParam(folder, spec, params[spec.name]);
     }
 
-    const actions = opts.actions;
+    const view = flock.view;
+    if (view && flock.setView) {
+      for (const spec of opts.viewSchema) this.addView(spec, view[spec.name]);
+    }
+
+    this.addBackendControls();
+    this.setRunning(flock.running);
+    if (window.matchMedia('(max-width: 640px)').matches) this.gui.close();
+  }
+
+  private tooltip(c: GUIController, text: string): HTMLElement {
+    const li = c.domElement.closest('li') as HTMLElement;
+    li.title = text;
+    return li;
+  }
+
+  private addParam(folder: GUI, spec: ParamSpec, value: unknown): void {
+    const label = labelOf(spec.name, spec.unit);
+    const tip = `${spec.doc}. Allowed: ${allowedText(spec)}`;
+    if (spec.type === 'vec3') {
+      const v = value as [number, number, number];
+      const proxy = { x: v[0], y: v[1], z: v[2] };
+      this.vectors[spec.name] = proxy;
+      const sub = folder.addFolder(label);
+      sub.domElement.title = tip;
+      const controllers: GUIController[] = [];
+      for (const axis of ['x', 'y', 'z'] as const) {
+        // A number box without a slider: any value, the schema decides.
+        const c = sub.add(proxy, axis);
+        controllers.push(c);
+      }
+      const li = sub.domElement.closest('li') as HTMLElement;
+      const row: Row = { name: spec.name, target: 'params', controllers, li, error: null };
+      this.rows.set(spec.name, row);
+      for (const c of controllers) {
+        this.interceptTyping(c, row, (text) => {
+          const axis = c.property as 'x' | 'y' | 'z';
+          const next = { ...proxy, [axis]: NUMBER.test(text) ? Number(text) : text };
+          return [next.x, next.y, next.z];
+        });
+      }
+      return;
+    }
+    if (spec.type === 'obstacles') return;
+    this.values[spec.name] = value;
+    let c: GUIController;
+    if (spec.type === 'enum') {
+      c = folder.add(this.values, spec.name, spec.options as string[]);
+      // dat.gui hands back the <option>'s text; map it to the schema's option (2 and 3 are numbers).
+      c.onChange((v: unknown) => {
+        const option = spec.options.find((o) => String(o) === String(v));
+        this.apply(row, option ?? v);
+      });
+    } else {
+      const [lo, hi] = this.sliderRange(spec.name, spec.min, spec.max, spec.default, [
+        value as number,
+      ]);
+      const integer = spec.type !== 'float';
+      const step = spec.step ?? (integer ? 1 : (hi - lo) / 1000);
+      c = folder.add(this.values, spec.name, lo, hi, step);
+      // Re-initialising parameters apply when the drag ends, the others live while dragging.
+      const handler = (v: unknown) => this.apply(row, v);
+      if (spec.reinit) c.onFinishChange(handler);
+      else c.onChange(handler);
+    }
+    c.name(label);
+    const li = this.tooltip(c, tip);
+    const row: Row = { name: spec.name, target: 'params', controllers: [c], li, error: null };
+    this.rows.set(spec.name, row);
+    if (spec.type !== 'enum') this.interceptTyping(c, row, (t) => (NUMBER.test(t) ? Number(t) : t));
+  }
+
+  private addView(spec: ViewSpecLike, value: unknown): void {
+    const folder = this.folders.get('View')!;
+    const label = labelOf(spec.name, spec.unit);
+    this.values[spec.name] = value;
+    let c: GUIController;
+    const row = { name: spec.name, target: 'view', controllers: [], error: null } as unknown as Row;
+    if (spec.type === 'enum') {
+      c = folder.add(this.values, spec.name, [...(spec.options ?? [])]);
+      c.onChange((v: unknown) => this.apply(row, v));
+    } else if (spec.type === 'boolean') {
+      c = folder.add(this.values, spec.name);
+      c.onChange((v: unknown) => this.apply(row, v));
+    } else if (spec.type === 'color') {
+      // A text box: any CSS colour (and `transparent` for the background), checked on Enter.
+      c = folder.add(this.values, spec.name);
+      c.onFinishChange((v: unknown) => this.apply(row, v));
+    } else {
+      const [lo, hi] = this.sliderRange(
+        spec.name,
+        spec.min ?? 0,
+        spec.max ?? 1,
+        spec.default as number,
+        [value as number],
+      );
+      c = folder.add(this.values, spec.name, lo, hi, spec.step ?? (hi - lo) / 1000);
+      c.onChange((v: unknown) => this.apply(row, v));
+    }
+    c.name(label);
+    row.controllers = [c];
+    row.li = this.tooltip(c, `${spec.doc}`);
+    this.rows.set(spec.name, row);
+    if (spec.type === 'float') {
+      this.interceptTyping(c, row, (t) => (NUMBER.test(t) ? Number(t) : t));
+    }
+  }
+
+  private addBackendControls(): void {
+    const folder = this.folders.get('Backend')!;
+    const { flock, actions } = this.opts;
+    const b = folder
+      .add(this.menu, 'backend', ['auto', 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'])
+      .name('Backend (reloads)');
+    b.onChange((v: string) => actions.switchBackend(v));
+    this.tooltip(b, `Running: ${flock.backend}. Another choice reopens the page on it`);
+    this.extra.push(b);
+    if (flock.backend !== 'cpu') {
+      this.menu.drawMode = flock.drawMode;
+      const d = folder.add(this.menu, 'drawMode', ['instanced', 'vertex-id']).name('Draw mode');
+      d.onChange((v: 'instanced' | 'vertex-id') => {
+        flock.drawMode = v;
+        this.opts.onChange?.('drawMode');
+      });
+      this.tooltip(d, 'Instanced or vertex-id drawing of the boids (same pixels)');
+      this.extra.push(d);
+    }
     const buttons = {
       pause: () => actions.togglePause(),
       step: () => actions.step(),
       reset: () => actions.reset(),
       resetCamera: () => actions.resetCamera(),
+      copyLink: () => actions.copyLink(),
     };
     this.pauseController = this.gui.add(buttons, 'pause');
-    this.gui.add(buttons, 'step').name('single step');
-    this.gui.add(buttons, 'reset').name('reset flock');
-    this.gui.add(buttons, 'resetCamera').name('reset camera');
-    this.setRunning(flock.running);
-    if (window.innerWidth < 640) this.gui.close();
+    this.gui.add(buttons, 'step').name('Single step');
+    this.gui.add(buttons, 'reset').name('Reset flock');
+    this.gui.add(buttons, 'resetCamera').name('Reset camera');
+    const copy = this.gui.add(buttons, 'copyLink').name('Copy link');
+    copy.domElement.closest('li')!.classList.add('copy-link');
+    this.tooltip(copy, 'Puts the whole state (scene, parameters, view, camera) in the address');
+  }
+
+  private sliderRange(
+    name: string,
+    min: number,
+    max: number,
+    def: unknown,
+    current: number[],
+  ): [number, number] {
+    const wanted = GUI_RANGES[name];
+    let lo = Math.max(min, wanted?.[0] ?? min);
+    let hi = Math.min(max, wanted?.[1] ?? Math.max(min + 1, 10 * Math.abs(Number(def))));
+    if (name === 'count' && this.opts.flock.maxCount > 0) {
+      hi = Math.min(hi, this.opts.flock.maxCount);
+    }
+    for (const v of current) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    return [lo, hi];
+  }
+
+  /**
+   * Takes over the text box of a number control: dat.gui would clamp a typed value to the
+   * slider's range; here the text goes to the schema as typed (capture listeners on the row run
+   * before dat.gui's own on the input).
+   */
+  private interceptTyping(c: GUIController, row: Row, valueOf: (text: string) => unknown): void {
+    const root = c.domElement;
+    const input = root.querySelector('input');
+    if (!input) return;
+    root.addEventListener(
+      'change',
+      (e) => {
+        if (e.target !== input) return;
+        e.stopPropagation();
+        this.apply(row, valueOf(input.value));
+      },
+      true,
+    );
+    root.addEventListener(
+      'blur',
+      (e) => {
+        if (e.target === input) e.stopPropagation();
+      },
+      true,
+    );
+    root.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.target !== input || e.key !== 'Enter') return;
+        e.stopPropagation();
+        input.blur(); // fires 'change' when the text changed
+      },
+      true,
+    );
   }
 
   /** Labels the pause button after the loop's state. */
   setRunning(running: boolean): void {
-    this.pauseController?.name(running ? 'pause' : 'resume');
+    this.pauseController?.name(running ? 'Pause (space)' : 'Resume (space)');
   }
 
-  private apply(name: keyof FlockParams, value: unknown): void {
+  private apply(row: Row, value: unknown): void {
+    const flock = this.opts.flock as ViewFlock;
     try {
-      this.opts.flock.setParams({ [name]: value } as Partial<FlockParams>);
-      this.opts.onError(null);
-      this.opts.onChange?.(name);
+      if (row.target === 'view') flock.setView?.({ [row.name]: value });
+      else this.opts.actions.setParams({ [row.name]: value } as Partial<FlockParams>);
+      this.showError(row, null);
+      this.opts.onChange?.(row.name);
     } catch (e) {
-      this.opts.onError(`rejected: ${e instanceof Error ? e.message : String(e)}`);
+      this.showError(row, e instanceof Error ? e.message : String(e));
     }
-    // Show what the flock holds now: the new value, or the old one after a rejection; a
-    // dimensions or bounds change may have touched nothing else, but re-reading all is cheap.
+    // Show what the flock holds now: the new value, or the old one after a rejection.
     this.sync();
   }
 
-  /** Sets every control from flock.params (after a rejection, a fallback, or a change elsewhere). */
-  sync(): void {
-    const params = this.opts.flock.params as unknown as Record<string, unknown>;
-    for (const spec of PARAM_SCHEMA) {
-      const v = params[spec.name];
-      if (spec.type === 'vec3') {
-        const p = this.vectors[spec.name]!;
-        const a = v as number[];
-        p.x = a[0]!;
-        p.y = a[1]!;
-        p.z = a[2]!;
-      } else {
-        this.values[spec.name] = v;
-      }
+  private showError(row: Row, message: string | null): void {
+    if (message === null) {
+      row.error?.remove();
+      row.error = null;
+      row.li.classList.remove('has-error');
+      return;
     }
-    for (const c of this.controllers) c.updateDisplay();
+    if (!row.error) {
+      row.error = document.createElement('div');
+      row.error.className = 'field-error';
+      row.error.setAttribute('role', 'alert');
+      row.li.appendChild(row.error);
+    }
+    row.error.textContent = message;
+    row.li.classList.add('has-error');
+  }
+
+  /** The error text shown under a field, or null. */
+  errorOf(name: string): string | null {
+    return this.rows.get(name)?.error?.textContent ?? null;
+  }
+
+  /** Sets every control from the flock (after a rejection, a preset, a change from code or the URL). */
+  sync(): void {
+    const flock = this.opts.flock as ViewFlock;
+    const params = flock.params as unknown as Record<string, unknown>;
+    const view = flock.view ?? {};
+    for (const row of this.rows.values()) {
+      const v = row.target === 'view' ? view[row.name] : params[row.name];
+      const proxy = this.vectors[row.name];
+      if (proxy) {
+        const a = v as number[];
+        proxy.x = a[0]!;
+        proxy.y = a[1]!;
+        proxy.z = a[2]!;
+      } else {
+        this.values[row.name] = v;
+        const c = row.controllers[0] as GUIController & { __min?: number; __max?: number };
+        // A value outside the slider (typed, from the URL or code): widen the slider to it.
+        if (typeof v === 'number' && c.__min !== undefined && c.__max !== undefined) {
+          if (v < c.__min) c.min(v);
+          if (v > c.__max) c.max(v);
+        }
+      }
+      for (const c of row.controllers) c.updateDisplay();
+    }
+    this.menu.scene = this.opts.preset();
+    this.menu.autoBounds = this.opts.autoBounds();
+    for (const c of this.extra) c.updateDisplay();
   }
 
   dispose(): void {

@@ -11,6 +11,7 @@ import {
   paramSpec,
   validateParams,
   type FlockOptions,
+  type FlockParams,
 } from '../index';
 
 export interface ParsedQuery {
@@ -76,9 +77,17 @@ function ignored(key: string, text: string, why: string): string {
  * above the default maxSpeed, with a larger maxSpeed also given) is accepted; finally the accepted
  * set is validated together and any parameter that conflicts with the others is dropped.
  * A key given twice: the last one counts.
+ * @param base parameters the URL's apply over (a preset's), instead of the defaults; keys the
+ *   caller handles itself (`ownKeys`, e.g. the demo's `preset` and `camera`) are skipped
  */
-export function parseQuery(search: string): ParsedQuery {
+export function parseQuery(
+  search: string,
+  base: Partial<FlockParams> = {},
+  ownKeys: readonly string[] = [],
+): ParsedQuery {
   const query = new URLSearchParams(search);
+  for (const k of ownKeys) query.delete(k);
+  const baseParams = validateParams(base);
   const problems = new Map<string, string>();
   const options: FlockOptions = {};
   let paused = false;
@@ -126,12 +135,18 @@ export function parseQuery(search: string): ParsedQuery {
   const failed = new Map<string, string>();
   for (const [key, { value }] of raw) {
     if (!paramSpec(key)) {
-      const names = ['backend', 'paused', 'disable', ...PARAM_SCHEMA.map((sp) => sp.name)];
+      const names = [
+        'backend',
+        'paused',
+        'disable',
+        ...ownKeys,
+        ...PARAM_SCHEMA.map((sp) => sp.name),
+      ];
       failed.set(key, `unknown URL parameter "${key}"; known: ${names.join(', ')}`);
       continue;
     }
     try {
-      validateParams({ [key]: value });
+      validateParams({ [key]: value }, baseParams);
       accepted.set(key, value);
     } catch (e) {
       failed.set(key, messageOf(e));
@@ -142,7 +157,7 @@ export function parseQuery(search: string): ParsedQuery {
     changed = false;
     for (const key of failed.keys()) {
       const value = raw.get(key)!.value;
-      if (!validTogether(accepted, key, value)) continue;
+      if (!validTogether(accepted, key, value, baseParams)) continue;
       accepted.set(key, value);
       failed.delete(key);
       changed = true;
@@ -151,7 +166,7 @@ export function parseQuery(search: string): ParsedQuery {
   // 3. The accepted set as a whole: drop whatever conflicts with the rest.
   while (accepted.size > 0) {
     try {
-      validateParams(Object.fromEntries(accepted));
+      validateParams(Object.fromEntries(accepted), baseParams);
       break;
     } catch (e) {
       // Blame the field the error names; else (boundsMax named for a bad boundsMin) the latest one.
@@ -173,9 +188,14 @@ export function parseQuery(search: string): ParsedQuery {
 }
 
 /** True when `key = value` validates together with the accepted parameters. */
-function validTogether(accepted: Map<string, unknown>, key: string, value: unknown): boolean {
+function validTogether(
+  accepted: Map<string, unknown>,
+  key: string,
+  value: unknown,
+  base: FlockParams,
+): boolean {
   try {
-    validateParams({ ...Object.fromEntries(accepted), [key]: value });
+    validateParams({ ...Object.fromEntries(accepted), [key]: value }, base);
     return true;
   } catch {
     return false;

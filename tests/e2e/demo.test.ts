@@ -186,26 +186,26 @@ describe.skipIf(!executablePath)('demo page', () => {
     await page.close();
   });
 
-  test('GUI and camera: a rejected value is shown and reverts; drag rotates, wheel zooms', async () => {
+  test('GUI and camera: a rejected value is shown beside the field and reverts; drag rotates, wheel zooms', async () => {
     const page = await context.newPage();
     await open(page, '?backend=cpu&count=500');
-    const row = (name: string) => page.locator('#param-gui li', { hasText: name }).first();
+    const row = (label: string) => page.locator('#param-gui li.cr', { hasText: label }).first();
     // minSpeed above maxSpeed (5) is rejected by setParams.
-    const minSpeed = row('minSpeed').locator('input');
+    const minSpeed = row('Lowest speed (units/s)').locator('input');
     await minSpeed.fill('10');
     await minSpeed.press('Enter');
     await expect
-      .poll(() => page.locator('#overlay .error').allTextContents())
-      .toEqual([
-        expect.stringContaining('minSpeed = 10 is not allowed; allowed: 0 to maxSpeed (5)'),
-      ]);
+      .poll(() => row('Lowest speed').locator('.field-error').textContent())
+      .toBe('minSpeed = 10 is not allowed; allowed: 0 to maxSpeed (5) world units/s');
     expect(await minSpeed.inputValue()).toBe('2');
     expect(await page.evaluate(() => window.flock!.params.minSpeed)).toBe(2);
     // An accepted change applies and clears the message; a dropdown gives the schema's number.
-    await row('dimensions').locator('select').selectOption('2');
+    await minSpeed.fill('3');
+    await minSpeed.press('Enter');
+    expect(await row('Lowest speed').locator('.field-error').count()).toBe(0);
+    await row('Dimensions').locator('select').selectOption('2');
     expect(await page.evaluate(() => window.flock!.params.dimensions)).toBe(2);
-    await row('dimensions').locator('select').selectOption('3');
-    expect(await page.locator('#overlay .error').count()).toBe(0);
+    await row('Dimensions').locator('select').selectOption('3');
 
     const cam0 = await page.evaluate(() => ({ ...window.flock!.camera }));
     await page.mouse.move(300, 300);
@@ -220,6 +220,169 @@ describe.skipIf(!executablePath)('demo page', () => {
       .poll(() => page.evaluate(() => window.flock!.camera.distance))
       .toBeGreaterThan(cam0.distance);
     await page.close();
+  });
+
+  test('GUI: values outside the slider are accepted when the schema allows them, rejected beside the field otherwise', async () => {
+    const page = await context.newPage();
+    await open(page, '?backend=cpu&count=700&paused');
+    const row = page.locator('#param-gui li.cr', { hasText: 'Separation weight' }).first();
+    const input = row.locator('input');
+    // The slider spans 0-5; the schema allows 0-100.
+    await input.fill('50');
+    await input.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.flock!.params.separationWeight)).toBe(50);
+    expect(await input.inputValue()).toBe('50');
+    expect(await row.locator('.field-error').count()).toBe(0);
+    // The slider widened to hold it: its bar is full.
+    const fill = await row
+      .locator('.slider-fg')
+      .evaluate((el) => el.getBoundingClientRect().width / el.parentElement!.clientWidth);
+    expect(fill).toBeGreaterThan(0.95);
+    // 500 is outside the schema: rejected, the FlockError's text beside the field, 50 kept.
+    await input.fill('500');
+    await input.press('Enter');
+    await expect
+      .poll(() => row.locator('.field-error').textContent())
+      .toBe('separationWeight = 500 is not allowed; allowed: a finite number from 0 to 100');
+    expect(await page.evaluate(() => window.flock!.params.separationWeight)).toBe(50);
+    expect(await input.inputValue()).toBe('50');
+    // Labels in words with units, tooltips from the schema's doc.
+    const label = page
+      .locator('#param-gui li.cr', { hasText: 'Perception radius (units)' })
+      .first();
+    expect(await label.getAttribute('title')).toMatch(
+      /^Neighbour radius r\. Allowed: a finite number from 0.01 to 1000/,
+    );
+    // Folders.
+    const folders = await page
+      .locator('#param-gui li.folder > .dg > ul > li.title')
+      .allTextContents();
+    expect(folders).toEqual(
+      expect.arrayContaining(['Flock', 'Behaviours', 'World', 'View', 'Backend']),
+    );
+    // sort applies to WebGPU only, draw mode not to cpu: neither is offered here.
+    expect(await page.locator('#param-gui li.cr', { hasText: 'Grid sort' }).count()).toBe(0);
+    expect(await page.locator('#param-gui li.cr', { hasText: 'Draw mode' }).count()).toBe(0);
+    // A change from code shows in the panel.
+    await page.evaluate(() => window.flock!.setParams({ cohesionWeight: 2.25 }));
+    await expect
+      .poll(() =>
+        page
+          .locator('#param-gui li.cr', { hasText: 'Cohesion weight' })
+          .first()
+          .locator('input')
+          .inputValue(),
+      )
+      .toBe('2.25');
+    await page.close();
+  });
+
+  test('presets: the URL, the menu, the box following the count slider, and copy link', async () => {
+    const page = await context.newPage();
+    await open(page, '?preset=school&count=3000&backend=webgl2&paused');
+    const p = await page.evaluate(() => window.flock!.params);
+    expect([p.species, p.obstacles.length, p.count, p.dimensions]).toEqual([2, 5, 3000, 3]);
+    // 3,000 boids at 1/16 per unit³: side (48000)^(1/3) = 36.34.
+    expect(p.boundsMax[0]).toBeCloseTo(18.17, 2);
+    expect(await page.locator('#caption').textContent()).toMatch(
+      /^School: fish: .* · 3,000 boids in 3D · drawn by webgl2, chosen in the URL/,
+    );
+    // The menu: swarm is 2D with wrapping edges.
+    await page
+      .locator('#param-gui li.cr', { hasText: 'Scene' })
+      .first()
+      .locator('select')
+      .selectOption('swarm');
+    const s = await page.evaluate(() => window.flock!.params);
+    expect([s.dimensions, s.boundary, s.species, s.obstacles.length]).toEqual([2, 'wrap', 1, 0]);
+    await expect.poll(() => page.locator('#caption').textContent()).toMatch(/^Swarm: /);
+    // The count slider under "box scales with count": a quarter of the boids, half the side.
+    await page.evaluate(() => window.demo!.gui());
+    const side0 = s.boundsMax[0] - s.boundsMin[0];
+    const count = page
+      .locator('#param-gui li.cr', { hasText: 'Boids (boids)' })
+      .first()
+      .locator('input');
+    await count.fill(String(s.count / 4));
+    await count.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.flock!.params.count)).toBe(s.count / 4);
+    const q = await page.evaluate(() => window.flock!.params);
+    expect(q.boundsMax[0] - q.boundsMin[0]).toBeCloseTo(side0 / 2, 1);
+    // Copy link: the address holds preset, the changed count and the camera; reopening gives the same.
+    await page.locator('#param-gui li.copy-link').click();
+    const url = page.url();
+    expect(url).toContain('preset=swarm');
+    expect(url).toContain(`count=${s.count / 4}`);
+    expect(url).toMatch(/camera=[-\d.]+,/);
+    const again = await context.newPage();
+    await open(again, new URL(url).search);
+    const r = await again.evaluate(() => window.flock!.params);
+    expect(r).toEqual(q);
+    await again.close();
+    await page.close();
+  });
+
+  test('phone 390x844: the GUI is a small button, a bottom sheet of at most half the screen when open; the overlay one line clear of the link; the centre free', async () => {
+    const phone = await context.browser()!.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await phone.newPage();
+    await open(page, '?backend=webgl2&count=2000');
+    const box = (sel: string) =>
+      page.locator(sel).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.left, y: r.top, w: r.width, h: r.height };
+      });
+    const centre = { x: 390 * 0.2, y: 844 * 0.25, w: 390 * 0.6, h: 844 * 0.5 };
+    const overlaps = (a: typeof centre, b: typeof centre) =>
+      a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    const gui = await box('#param-gui');
+    expect(gui.h).toBeLessThan(60);
+    expect(gui.w).toBeLessThan(150);
+    expect(gui.y).toBeGreaterThan(844 - 80);
+    const overlay = await box('#overlay');
+    expect(overlay.h).toBeLessThan(32);
+    expect(overlaps(overlay, await box('#bench-link'))).toBe(false);
+    for (const sel of ['#param-gui', '#overlay', '#caption', '#bench-link', '#help-button']) {
+      expect(overlaps(await box(sel), centre), sel).toBe(false);
+    }
+    writeFileSync('/tmp/demo-phone.png', await page.screenshot());
+    // Open: a bottom sheet, at most half the screen.
+    await page.locator('#param-gui .close-button').click();
+    const open_ = await box('#param-gui');
+    expect(open_.w).toBeGreaterThan(380);
+    expect(open_.h).toBeLessThanOrEqual(844 / 2 + 1);
+    expect(open_.y + open_.h).toBeCloseTo(844, 0);
+    // Two fingers: pinching out zooms in; moving together orbits.
+    const cam = await page.evaluate(() => {
+      const el = document.getElementById('app')!;
+      const c0 = { ...window.flock!.camera };
+      const ev = (type: string, id: number, x: number, y: number) =>
+        el.dispatchEvent(
+          new PointerEvent(type, {
+            pointerId: id,
+            pointerType: 'touch',
+            clientX: x,
+            clientY: y,
+            bubbles: true,
+          }),
+        );
+      ev('pointerdown', 11, 150, 300);
+      ev('pointerdown', 12, 240, 300);
+      ev('pointermove', 11, 120, 300);
+      ev('pointermove', 12, 270, 300);
+      const zoomed = window.flock!.camera.distance;
+      ev('pointermove', 11, 160, 300);
+      ev('pointermove', 12, 310, 300);
+      ev('pointerup', 11, 160, 300);
+      ev('pointerup', 12, 310, 300);
+      return { d0: c0.distance, d1: zoomed, yaw0: c0.yaw, yaw1: window.flock!.camera.yaw };
+    });
+    expect(cam.d1).toBeLessThan(cam.d0 * 0.8);
+    expect(cam.yaw1).toBeLessThan(cam.yaw0);
+    await phone.close();
   });
 
   test('the cpu backend draws a moving flock too', async () => {

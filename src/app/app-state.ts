@@ -1,0 +1,217 @@
+/**
+ * The demo's whole state in the URL: `preset=`, `camera=`, `autoBounds=` on top of url-params.ts
+ * (parameters, view options, backend, paused, disable), and the reverse for the "copy link"
+ * button (`demoQuery`). No DOM here (unit-tested in Node).
+ *
+ * - `preset=murmuration|school|swarm|stress`: the preset's parameters and view apply first; the
+ *   URL's own parameters and view options override them.
+ * - `camera=yaw,pitch,distance,x,y,z`: the orbit camera (radians, world units; x,y,z the target).
+ * - `autoBounds=1|0`: the box scales with the count at the scene's density (on unless the URL
+ *   gives boundsMin or boundsMax). Under it the box comes from sceneBounds(count, dimensions,
+ *   density), density the preset's or SCENE_DENSITY's.
+ */
+import {
+  PRESETS,
+  PRESET_NAMES,
+  SCENE_DENSITY,
+  defaultParams,
+  isPresetName,
+  presetOptions,
+  scaledRocks,
+  sceneBounds,
+  validateParams,
+  type FlockOptions,
+  type FlockParams,
+  type OrbitCamera,
+  type PresetName,
+} from '../index';
+import { parseQuery } from './url-params';
+
+/** Query keys the demo handles itself, beside the schemas' names and backend/paused/disable. */
+export const DEMO_KEYS = ['preset', 'camera', 'autoBounds'] as const;
+
+/** The camera fields a link carries (fovY stays the default). */
+export type CameraPose = Pick<OrbitCamera, 'yaw' | 'pitch' | 'distance' | 'target'>;
+
+export interface DemoQuery {
+  /** createFlock options: the preset's parameters and view under the URL's. */
+  options: FlockOptions;
+  paused: boolean;
+  errors: string[];
+  preset: PresetName | null;
+  camera: CameraPose | null;
+  /** The box scales with the count (see the module doc). */
+  autoBounds: boolean;
+  /** The scene's density, boids per unit³ (3D) or unit² (2D), for autoBounds. */
+  density: number;
+}
+
+function truthy(text: string): boolean | null {
+  const t = text.trim().toLowerCase();
+  if (t === '' || t === '1' || t === 'true' || t === 'on') return true;
+  if (t === '0' || t === 'false' || t === 'off') return false;
+  return null;
+}
+
+/** `yaw,pitch,distance,x,y,z` -> a pose, or a message saying what is allowed. */
+export function parseCamera(text: string): CameraPose | string {
+  const parts = text.split(',').map((t) => t.trim());
+  const nums = parts.map(Number);
+  if (parts.length !== 6 || parts.some((t) => t === '') || nums.some((x) => !Number.isFinite(x))) {
+    return 'allowed: 6 finite numbers yaw,pitch,distance,x,y,z (radians, world units)';
+  }
+  const [yaw, pitch, distance, x, y, z] = nums as [number, number, number, number, number, number];
+  if (Math.abs(pitch) >= Math.PI / 2) return `pitch ${pitch} outside (-pi/2, pi/2) radians`;
+  if (!(distance > 0)) return `distance ${distance} must be > 0 world units`;
+  return { yaw, pitch, distance, target: [x, y, z] };
+}
+
+/**
+ * Parses the demo's query. Errors (one line per ignored key) name the key, the value and what is
+ * allowed; the flock starts with the rest.
+ * @param search location.search, with or without `?`
+ */
+export function parseDemoQuery(search: string): DemoQuery {
+  const query = new URLSearchParams(search);
+  const errors: string[] = [];
+  const ignored = (key: string, text: string, why: string) =>
+    errors.push(`URL parameter ${key}=${text} ignored: ${why}`);
+
+  let preset: PresetName | null = null;
+  const presetText = query.get('preset');
+  if (presetText !== null) {
+    if (isPresetName(presetText.trim())) preset = presetText.trim() as PresetName;
+    else {
+      ignored(
+        'preset',
+        presetText,
+        `allowed: one of ${PRESET_NAMES.map((n) => `"${n}"`).join(', ')}`,
+      );
+    }
+  }
+  let camera: CameraPose | null = null;
+  const cameraText = query.get('camera');
+  if (cameraText !== null) {
+    const c = parseCamera(cameraText);
+    if (typeof c === 'string') ignored('camera', cameraText, c);
+    else camera = c;
+  }
+  const explicitBounds = query.has('boundsMin') || query.has('boundsMax');
+  let autoBounds = !explicitBounds;
+  const autoText = query.get('autoBounds');
+  if (autoText !== null) {
+    const t = truthy(autoText);
+    if (t === null) ignored('autoBounds', autoText, 'allowed: 1, 0, true or false');
+    else autoBounds = t;
+  }
+
+  const fromPreset = preset ? presetOptions(preset) : { params: {}, view: {} };
+  const rest = parseQuery(search, fromPreset.params, DEMO_KEYS);
+  const urlParams = rest.options.params ?? {};
+  const params: Partial<FlockParams> = { ...fromPreset.params, ...urlParams };
+  const dims = params.dimensions ?? defaultParams().dimensions;
+  const density =
+    preset && (PRESETS[preset].params.dimensions ?? 3) === dims
+      ? PRESETS[preset].density
+      : SCENE_DENSITY[dims];
+  if (autoBounds) {
+    const count = params.count ?? defaultParams().count;
+    Object.assign(params, sceneBounds(count, dims, density));
+    // The school's rocks follow the box unless the URL gives obstacles.
+    if (preset === 'school' && urlParams.obstacles === undefined) {
+      params.obstacles = scaledRocks(params.boundsMax![0]);
+    }
+  }
+  // The URL's parameters passed over the preset's bounds; the derived box must pass too.
+  try {
+    validateParams(params);
+  } catch (e) {
+    errors.push(`autoBounds ignored: ${e instanceof Error ? e.message : String(e)}`);
+    delete params.boundsMin;
+    delete params.boundsMax;
+    Object.assign(params, fromPreset.params, urlParams);
+    autoBounds = false;
+  }
+
+  const options: FlockOptions = { ...rest.options };
+  if (Object.keys(params).length > 0) options.params = params;
+  else delete options.params;
+  const view = { ...fromPreset.view, ...((rest.options as { view?: object }).view ?? {}) };
+  if (Object.keys(view).length > 0) (options as { view?: object }).view = view;
+  return {
+    options,
+    paused: rest.paused,
+    errors: [...errors, ...rest.errors],
+    preset,
+    camera,
+    autoBounds,
+    density,
+  };
+}
+
+/** A number for a link: at most 4 decimals, no trailing zeros. */
+function short(x: number): string {
+  return String(Math.round(x * 1e4) / 1e4);
+}
+
+function textOf(value: unknown): string {
+  if (Array.isArray(value)) {
+    return value
+      .map((v) =>
+        typeof v === 'object' && v !== null
+          ? [...(v as { center: number[] }).center, (v as { radius: number }).radius]
+              .map((x) => short(x))
+              .join(',')
+          : typeof v === 'number'
+            ? short(v)
+            : String(v),
+      )
+      .join(',');
+  }
+  return typeof value === 'number' ? short(value) : String(value);
+}
+
+export interface DemoLinkState {
+  params: FlockParams;
+  view: Readonly<Record<string, unknown>>;
+  /** View defaults, so only changed options are written. */
+  viewDefaults: Readonly<Record<string, unknown>>;
+  preset: PresetName | null;
+  camera: CameraPose;
+  autoBounds: boolean;
+  paused: boolean;
+  /** An explicit backend choice to keep (null: auto, left out). */
+  backend: string | null;
+  disable: readonly string[];
+}
+
+/**
+ * The query string (with `?`) that reopens the demo in `s`: the preset, then every parameter and
+ * view option that differs from what the preset (or the defaults) gives, the camera, and
+ * autoBounds=0 when the box is explicit (the bounds are then written).
+ */
+export function demoQuery(s: DemoLinkState): string {
+  const q = new URLSearchParams();
+  if (s.backend && s.backend !== 'auto') q.set('backend', s.backend);
+  if (s.disable.length > 0) q.set('disable', s.disable.join(','));
+  if (s.preset) q.set('preset', s.preset);
+  const fromPreset = s.preset ? presetOptions(s.preset) : { params: {}, view: {} };
+  const base = { ...defaultParams(), ...fromPreset.params } as Record<string, unknown>;
+  const params = s.params as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(params)) {
+    if (s.autoBounds && (k === 'boundsMin' || k === 'boundsMax')) continue;
+    // Under autoBounds the school's rocks are derived from the box too.
+    if (s.autoBounds && k === 'obstacles' && s.preset === 'school') continue;
+    if (JSON.stringify(v) === JSON.stringify(base[k])) continue;
+    q.set(k, textOf(v));
+  }
+  if (!s.autoBounds) q.set('autoBounds', '0');
+  const viewBase = { ...s.viewDefaults, ...fromPreset.view };
+  for (const [k, v] of Object.entries(s.view)) {
+    if (JSON.stringify(v) !== JSON.stringify(viewBase[k])) q.set(k, textOf(v));
+  }
+  const c = s.camera;
+  q.set('camera', [c.yaw, c.pitch, c.distance, ...c.target].map(short).join(','));
+  if (s.paused) q.set('paused', '1');
+  return `?${q.toString().replace(/%2C/g, ',')}`;
+}

@@ -1,0 +1,152 @@
+// The demo's URL beyond the schemas: preset=, camera=, autoBounds=, and the "copy link" query
+// that reopens the same state.
+import { describe, expect, test } from 'vitest';
+import { demoQuery, parseCamera, parseDemoQuery } from '../../src/app/app-state';
+import { defaultParams, validateParams } from '../../src/core/params';
+import { presetOptions } from '../../src/core/presets';
+
+describe('parseDemoQuery', () => {
+  test('no query: the default scene, box from the density (16,384 boids in 64 units)', () => {
+    const q = parseDemoQuery('');
+    expect(q.errors).toEqual([]);
+    expect(q.preset).toBeNull();
+    expect(q.camera).toBeNull();
+    expect(q.autoBounds).toBe(true);
+    expect(q.options.params).toEqual({ boundsMin: [-32, -32, -32], boundsMax: [32, 32, 32] });
+  });
+
+  test('the box scales with the URL count (3D and 2D)', () => {
+    const q = parseDemoQuery('?count=128000');
+    // 64 * (128000/16384)^(1/3) = 126.99 -> half 63.5
+    expect(q.options.params!.boundsMax![0]).toBeCloseTo(63.5, 1);
+    const d = parseDemoQuery('?count=5000&dimensions=2');
+    // sqrt(5000 / 0.5) = 100 -> half 50
+    expect(d.options.params).toEqual({
+      count: 5000,
+      dimensions: 2,
+      boundsMin: [-50, -50, -50],
+      boundsMax: [50, 50, 50],
+    });
+  });
+
+  test('explicit bounds turn autoBounds off; autoBounds=0 keeps the defaults', () => {
+    const q = parseDemoQuery('?boundsMin=-10,-10,-10&boundsMax=10,10,10&count=30000');
+    expect(q.autoBounds).toBe(false);
+    expect(q.options.params).toEqual({
+      boundsMin: [-10, -10, -10],
+      boundsMax: [10, 10, 10],
+      count: 30000,
+    });
+    const r = parseDemoQuery('?autoBounds=0&count=30000');
+    expect(r.options.params).toEqual({ count: 30000 });
+    expect(parseDemoQuery('?autoBounds=maybe').errors[0]).toMatch(
+      /autoBounds=maybe ignored: allowed: 1, 0/,
+    );
+  });
+
+  test('preset=school: its parameters and view, then the URL overrides', () => {
+    const q = parseDemoQuery('?preset=school&count=2048&turbulence=3');
+    expect(q.errors).toEqual([]);
+    expect(q.preset).toBe('school');
+    const p = validateParams(q.options.params);
+    expect([p.species, p.turbulence, p.count]).toEqual([2, 3, 2048]);
+    // 2,048 boids at the 3D density: side 32; the rocks scaled into it.
+    expect(p.boundsMax).toEqual([16, 16, 16]);
+    expect(p.obstacles[0]!.radius).toBeCloseTo(0.3 * 16, 2);
+    expect((q.options as { view?: Record<string, unknown> }).view?.colorMode).toBe('species');
+  });
+
+  test('a URL parameter is checked over the preset: wrap with r too large for its box', () => {
+    // swarm wraps a 256-unit square; r = 100 leaves 2 cells: rejected, the rest starts.
+    const q = parseDemoQuery('?preset=swarm&perceptionRadius=100&seed=3');
+    expect(q.errors).toHaveLength(1);
+    expect(q.errors[0]).toMatch(/perceptionRadius=100 ignored: .*wrap needs 3 cells/);
+    expect(q.options.params!.seed).toBe(3);
+    expect(q.options.params!.boundary).toBe('wrap');
+  });
+
+  test('bad preset and camera values are errors; the rest applies', () => {
+    const q = parseDemoQuery('?preset=flocky&camera=1,2,3&seed=4');
+    expect(q.preset).toBeNull();
+    expect(q.camera).toBeNull();
+    expect(q.errors).toEqual([
+      'URL parameter preset=flocky ignored: allowed: one of "murmuration", "school", "swarm", "stress"',
+      'URL parameter camera=1,2,3 ignored: allowed: 6 finite numbers yaw,pitch,distance,x,y,z (radians, world units)',
+    ]);
+    expect(q.options.params!.seed).toBe(4);
+  });
+});
+
+describe('parseCamera', () => {
+  test('six numbers; pitch inside (-pi/2, pi/2), distance > 0', () => {
+    expect(parseCamera('0.6,0.35,120,1,-2,3.5')).toEqual({
+      yaw: 0.6,
+      pitch: 0.35,
+      distance: 120,
+      target: [1, -2, 3.5],
+    });
+    expect(parseCamera('0,1.6,10,0,0,0')).toMatch(/pitch 1.6 outside/);
+    expect(parseCamera('0,0,0,0,0,0')).toMatch(/distance 0 must be > 0/);
+    expect(parseCamera('0,0,1,0,0,x')).toMatch(/6 finite numbers/);
+    expect(parseCamera('0,0,1,0,0,')).toMatch(/6 finite numbers/);
+  });
+});
+
+describe('demoQuery (copy link)', () => {
+  const camera = { yaw: 0.12345678, pitch: -0.2, distance: 88.5, target: [1, 2, 3] as const };
+
+  test('writes only what differs from the preset, and the camera; parses back to the same', () => {
+    const params = validateParams({
+      ...presetOptions('school').params,
+      cohesionWeight: 1.25,
+    });
+    const link = demoQuery({
+      params,
+      view: { colorMode: 'density', background: '#03243a' },
+      viewDefaults: { colorMode: 'speed', background: '#05080f' },
+      preset: 'school',
+      camera: { ...camera, target: [...camera.target] },
+      autoBounds: true,
+      paused: true,
+      backend: 'webgl2',
+      disable: [],
+    });
+    expect(link).toBe(
+      '?backend=webgl2&preset=school&cohesionWeight=1.25&colorMode=density' +
+        '&camera=0.1235,-0.2,88.5,1,2,3&paused=1',
+    );
+    // (View options come back once the view schema is in the URL parser.)
+    const back = parseDemoQuery(link.replace('&colorMode=density', ''));
+    expect(back.errors).toEqual([]);
+    expect(validateParams(back.options.params)).toEqual(params);
+    expect(back.camera).toEqual({ yaw: 0.1235, pitch: -0.2, distance: 88.5, target: [1, 2, 3] });
+    expect(back.paused).toBe(true);
+  });
+
+  test('an explicit box is written with autoBounds=0 and comes back', () => {
+    const params = validateParams({
+      boundsMin: [-5, -5, -5],
+      boundsMax: [5, 7.5, 5],
+      obstacles: [{ center: [1, 0, 0], radius: 2 }],
+    });
+    const link = demoQuery({
+      params,
+      view: {},
+      viewDefaults: {},
+      preset: null,
+      camera: { ...camera, target: [...camera.target] },
+      autoBounds: false,
+      paused: false,
+      backend: null,
+      disable: ['webgpu'],
+    });
+    expect(link).toContain('boundsMax=5,7.5,5');
+    expect(link).toContain('obstacles=1,0,0,2');
+    expect(link).toContain('autoBounds=0');
+    const back = parseDemoQuery(link);
+    expect(back.errors).toEqual([]);
+    expect(validateParams(back.options.params)).toEqual(params);
+    expect(back.options.disable).toEqual(['webgpu']);
+    expect(defaultParams().count).toBe(params.count);
+  });
+});
