@@ -1,7 +1,7 @@
 // `node scripts/pacing.mjs`: frame pacing and first-frame times in headless Chromium (issue 14).
 // For each backend and count, on a fresh browser profile (no shader cache from an earlier case):
-//   first frame: ms from createFlock() to the first drawn frame (render + finish), and to
-//     createFlock resolving; stats.firstFrameMs as well where the flock reports one;
+//   first frame: ms from createFlock() to the first drawn frame (render + finish: the GPU has
+//     drawn it), and to createFlock resolving;
 //   pacing: fps, steps per frame and simulated/real time over a few seconds of the running loop,
 //     once per pacing mode the flock offers ('catch-up': the old loop, up to 4 steps a frame to keep
 //     real time; 'adaptive': as many steps as fit the frame budget), in the same run.
@@ -62,7 +62,7 @@ try {
             await flock.finish();
             const drawn = performance.now() - t0;
             window.theFlock = flock;
-            return { created, drawn, reported: flock.stats.firstFrameMs ?? null };
+            return { created, drawn };
           },
           { backend, count },
         );
@@ -128,10 +128,10 @@ try {
 }
 const f = (x, d = 1) => (x === null || x === undefined ? '-' : x.toFixed(d));
 console.log(`\nfirst frame (ms from createFlock), root ${root}`);
-console.log('backend   count   createFlock  first frame drawn  stats.firstFrameMs');
+console.log('backend   count   createFlock  first frame drawn');
 for (const r of rows)
   console.log(
-    `${r.backend.padEnd(9)} ${String(r.count).padStart(6)}  ${f(r.created, 0).padStart(11)}  ${f(r.drawn, 0).padStart(17)}  ${f(r.reported, 0).padStart(18)}`,
+    `${r.backend.padEnd(9)} ${String(r.count).padStart(6)}  ${f(r.created, 0).padStart(11)}  ${f(r.drawn, 0).padStart(17)}`,
   );
 if (!a['first-only']) {
   console.log('\npacing: fps, steps/frame, simulated/real time (measured; stats.timeScale)');

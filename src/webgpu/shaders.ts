@@ -111,14 +111,34 @@ function layoutEntry(binding: number, kind: BindingKind): GPUBindGroupLayoutEntr
   }
 }
 
+/** How createComputePrograms makes the pipelines. */
+export interface ComputeProgramOptions {
+  /**
+   * 'eager' (default): every pipeline with createComputePipelineAsync, awaited.
+   * 'on-use': none awaited; a pipeline is created (createComputePipeline) the first time a pass
+   * asks for it, unless a background compile (`background`) has delivered it by then. A slow
+   * compiler (SwiftShader: seconds for 18 pipelines) then costs nothing before the first frame,
+   * and pipelines a configuration never runs (bitonic sort, brute force, test hooks) are never
+   * compiled. The modules are still compiled and checked up front (ShaderError as before).
+   */
+  pipelines?: 'eager' | 'on-use';
+  /**
+   * With 'on-use': these names are compiled in the background (createComputePipelineAsync) once
+   * `after` settles (e.g. when the render pipelines are done, so the first frame goes first).
+   */
+  warm?: { names: readonly string[]; after: Promise<unknown> };
+}
+
 /**
- * Compiles the modules the specs name (each once) and creates every pipeline, in parallel.
- * @throws ShaderError for a module that does not compile; the pipeline error otherwise.
+ * Compiles the modules the specs name (each once) and creates every pipeline, in parallel (or on
+ * first use: options.pipelines).
+ * @throws ShaderError for a module that does not compile; the pipeline error otherwise (eager).
  */
 export async function createComputePrograms<K extends string>(
   device: GPUDevice,
   specs: Readonly<Record<K, ComputeSpec>>,
   files: Readonly<Record<string, string>> = shaderFiles(),
+  options: ComputeProgramOptions = {},
 ): Promise<Record<K, ComputeProgram>> {
   const names = [...new Set(Object.values<ComputeSpec>(specs).map((s) => s.file))];
   const modules = new Map<string, GPUShaderModule>();
@@ -133,7 +153,7 @@ export async function createComputePrograms<K extends string>(
           entries: Object.entries(g).map(([b, kind]) => layoutEntry(Number(b), kind)),
         }),
       );
-      const pipeline = await device.createComputePipelineAsync({
+      const descriptor: GPUComputePipelineDescriptor = {
         label: `${spec.file}:${spec.entry}`,
         layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
         compute: {
@@ -141,8 +161,27 @@ export async function createComputePrograms<K extends string>(
           entryPoint: spec.entry,
           constants: { WG: spec.workgroupSize, ...spec.constants },
         },
-      });
-      return [name, { pipeline, layouts, spec }] as const;
+      };
+      if (options.pipelines !== 'on-use') {
+        const pipeline = await device.createComputePipelineAsync(descriptor);
+        return [name, { pipeline, layouts, spec }] as const;
+      }
+      let made: GPUComputePipeline | null = null;
+      if (options.warm?.names.includes(name)) {
+        void options.warm.after
+          .catch(() => undefined)
+          .then(() => (made ? made : device.createComputePipelineAsync(descriptor)))
+          .then((p) => (made ??= p))
+          .catch(() => undefined); // the on-use creation below reports the same error
+      }
+      const program: ComputeProgram = {
+        get pipeline() {
+          return (made ??= device.createComputePipeline(descriptor));
+        },
+        layouts,
+        spec,
+      };
+      return [name, program] as const;
     }),
   );
   return Object.fromEntries(entries) as Record<K, ComputeProgram>;

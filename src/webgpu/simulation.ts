@@ -23,7 +23,12 @@ import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
 import { programSpecs, type ProgramName } from './programs';
-import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
+import {
+  createComputePrograms,
+  shaderFiles,
+  type ComputeProgram,
+  type ComputeProgramOptions,
+} from './shaders';
 import { PassTimer, type PassAverages, type PassName } from './timing';
 import { SIM_UNIFORMS, SORT_STAGE_UNIFORMS } from './uniforms';
 
@@ -52,6 +57,13 @@ export interface FlockSimulationOptions {
   label?: string;
   /** Use at most this many bytes per buffer, below the device's limits (tests, memory budgets). */
   maxBufferBytes?: number;
+  /** 'eager' (default): every compute pipeline compiled before this resolves; 'on-use': see ComputeProgramOptions. */
+  pipelines?: ComputeProgramOptions['pipelines'];
+  /**
+   * With pipelines 'on-use': once this settles, the pipelines a step with `params` runs are
+   * compiled in the background (the renderer's pipelines first, then these).
+   */
+  warmAfter?: Promise<unknown>;
 }
 
 export interface SimulationTimings {
@@ -143,6 +155,24 @@ const align = (x: number, a: number): number => Math.ceil(x / a) * a;
 /** One bind group: buffers by binding number, optionally with a byte range. */
 type Bindings = Record<number, GPUBuffer | { buffer: GPUBuffer; offset?: number; size: number }>;
 
+/** The compute programs one step with `params` runs (its neighbour search and sort). */
+export function stepPrograms(params: FlockParams): ProgramName[] {
+  if (params.neighborSearch !== 'grid') return ['copyRecords', 'steerBrute'];
+  if (params.sort === 'bitonic') {
+    return [
+      'makeKeys',
+      'localSort',
+      'localDisperseAll',
+      'globalFlip',
+      'globalDisperse',
+      'cellTable',
+      'reorder',
+      'steerGrid',
+    ];
+  }
+  return ['clearCounts', 'countCells', 'scanBlocks', 'addBlockSums', 'scatter', 'steerGrid'];
+}
+
 /**
  * Creates the simulation: compiles every pipeline (async, so WGSL errors come back as ShaderError
  * with file:line), allocates buffers for `params` and uploads the state.
@@ -168,6 +198,13 @@ export async function createFlockSimulation(
     device,
     programSpecs(wg),
     shaderFiles(options.shaderFiles),
+    {
+      pipelines: options.pipelines ?? 'eager',
+      warm: options.warmAfter && {
+        names: stepPrograms(options.params),
+        after: options.warmAfter,
+      },
+    },
   );
   const sim = new Simulation(device, programs, wg, options);
   try {

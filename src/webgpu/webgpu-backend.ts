@@ -99,6 +99,8 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   }
   const format = gpu.getPreferredCanvasFormat();
   let sim: FlockSimulation | null = null;
+  let rendererReady: () => void = () => undefined;
+  const warmAfter = new Promise<void>((resolve) => (rendererReady = resolve));
   try {
     context.configure({ device, format, alphaMode: 'opaque' });
     sim = await createFlockSimulation({
@@ -108,8 +110,14 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
       workgroupSize: init.workgroupSize,
       maxBufferBytes: init.maxBufferBytes,
       label: 'flock',
+      // Fast first frame: only the render pipelines are awaited; the step's compute pipelines
+      // compile in the background after them, any other when a step first needs it (the first
+      // frame draws the initial state without stepping).
+      pipelines: 'on-use',
+      warmAfter,
     });
     const renderer = await createBoidRenderer(device, format, sim, { drawMode: init.drawMode });
+    rendererReady(); // then the step's pipelines compile in the background
     return new WebGPUBackendImpl(init, adapter, device, context, sim, renderer, maxCount);
   } catch (e) {
     sim?.dispose();
