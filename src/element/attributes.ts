@@ -64,6 +64,12 @@ export const ELEMENT_ATTRIBUTES = [
     doc: 'Present: the pointer attracts the flock; a second button or a long touch repels.',
   },
   {
+    attribute: 'preset',
+    allowed: '`murmuration`, `school`, `swarm`, `stress`',
+    default: 'absent',
+    doc: 'A scene (src/core/presets.ts): its parameters, view and box; other attributes override it, and `count` alone resizes its box. Changing it rebuilds the flock.',
+  },
+  {
     attribute: 'motion',
     allowed: '`auto`, `always`',
     default: '`auto`',

@@ -22,6 +22,7 @@
 import { createFlock, DISABLE_NAMES, FlockError } from '../index';
 import type { BackendChoice, Flock, FlockOptions } from '../index';
 import { needsReinit, validateParams } from '../core/params';
+import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
 import {
   ELEMENT_ATTRIBUTES,
   parseAttribute,
@@ -93,7 +94,7 @@ function deferred<T>(): Deferred<T> {
 
 const SCHEMA_ATTRS: readonly SchemaAttribute[] = schemaAttributes(VIEW_SCHEMA_ENTRIES);
 const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
-const REBUILD_ATTRIBUTES = new Set(['backend', 'disable']);
+const REBUILD_ATTRIBUTES = new Set(['backend', 'disable', 'preset']);
 
 // In Node (server rendering) there is no HTMLElement: the module still loads, nothing is defined.
 const Base: typeof HTMLElement =
@@ -253,9 +254,25 @@ export class GpuFlockElement extends Base {
       }
       options.disable = known;
     }
+    // A preset (src/core/presets.ts) gives the starting parameters and view; attributes override.
+    const params: Record<string, unknown> = {};
+    const presetText = this.getAttribute('preset');
+    let preset: ReturnType<typeof presetOptions> | null = null;
+    if (presetText !== null && presetText.trim() !== '') {
+      if (isPresetName(presetText.trim())) {
+        preset = presetOptions(presetText.trim());
+        Object.assign(params, preset.params);
+        const viewNames = new Set(VIEW_SCHEMA_ENTRIES.map((e) => e.name));
+        for (const [k, v] of Object.entries(preset.view)) {
+          if (viewNames.has(k)) options.view[k] = v;
+        }
+      } else {
+        const allowed = `one of ${PRESET_NAMES.map((n) => `"${n}"`).join(', ')}`;
+        this._attributeError('preset', presetText, new FlockError('preset', presetText, allowed));
+      }
+    }
     // Schema attributes: each applied over the ones accepted so far; one that fails only because
     // of another (min-speed above the default max-speed, with a larger max-speed given) is retried.
-    const params: Record<string, unknown> = {};
     let pending = SCHEMA_ATTRS.filter((a) => this.hasAttribute(a.attribute));
     const failures = new Map<string, unknown>();
     for (let progress = true; progress && pending.length > 0;) {
@@ -279,6 +296,17 @@ export class GpuFlockElement extends Base {
     for (const a of pending) {
       this._rejected.add(a.attribute);
       this._attributeError(a.attribute, this.getAttribute(a.attribute), failures.get(a.attribute));
+    }
+    // A count given beside a preset moves the preset's box with it (same density) unless the
+    // bounds are given too.
+    if (
+      preset &&
+      this.hasAttribute('count') &&
+      !this.hasAttribute('bounds-min') &&
+      !this.hasAttribute('bounds-max') &&
+      params.count !== preset.params.count
+    ) {
+      Object.assign(params, rescaleForCount(validateParams(preset.params), params.count as number));
     }
     options.params = params;
     return options;

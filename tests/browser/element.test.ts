@@ -120,6 +120,35 @@ describe('<gpu-flock>', () => {
     expect(errors.find((e) => e.attribute === 'boundary')!.allowed).toMatch(/"bounce"/);
   });
 
+  test('preset="school": its parameters and box; count resizes the box; a bad preset is reported', async () => {
+    const el = addFlock({
+      backend: 'cpu',
+      preset: 'school',
+      count: '3000',
+      'cohesion-weight': '1.5',
+    });
+    const p = (await el.ready).params;
+    expect([p.species, p.obstacles.length, p.count, p.cohesionWeight]).toEqual([2, 5, 3000, 1.5]);
+    // 3,000 boids at 1/16 per unit³: side (48000)^(1/3) = 36.34, the rocks scaled with it.
+    expect(p.boundsMax[0]).toBeCloseTo(18.17, 1);
+    expect(p.obstacles[0]!.radius).toBeCloseTo(0.3 * 18.17, 1);
+
+    const errors: AttributeErrorDetail[] = [];
+    const bad = document.createElement('gpu-flock');
+    bad.addEventListener('error', (e) =>
+      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
+    );
+    bad.setAttribute('backend', 'cpu');
+    bad.setAttribute('count', '900');
+    bad.setAttribute('preset', 'flocky');
+    document.body.append(bad);
+    made.push(bad);
+    expect((await (bad as GpuFlockElement).ready).params.count).toBe(900);
+    expect(errors.map((e) => [e.attribute, e.allowed])).toEqual([
+      ['preset', 'one of "murmuration", "school", "swarm", "stress"'],
+    ]);
+  });
+
   test("the flock's events bubble from the element", async () => {
     const el = addFlock({ backend: 'webgl2', count: '1000' });
     const flock = await el.ready;
