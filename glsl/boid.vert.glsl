@@ -2,8 +2,9 @@
 // Pass 6, draw: one boid mesh (BOID_MESH, 12 vertices) per boid, its state fetched with texelFetch.
 // DRAW_VERTEX_ID 0: instanced (boid = gl_InstanceID); 1: one plain draw of count * 12 vertices
 // (boid = gl_VertexID / 12), which is much faster where instancing is emulated (SwiftShader).
+// PREDATORS 1: the predators instead (instanced, position and heading from uPredators, red).
 #include "common.glsl"
-#include "speed-color.glsl"
+#include "boid-color.glsl"
 
 uniform sampler2D uPos;
 uniform sampler2D uVel;
@@ -13,10 +14,19 @@ uniform float uBoidSize;     // world units
 uniform vec4 uMesh[12];      // xyz in boid lengths (nose at +x), w shade
 uniform float uMinSpeed;
 uniform float uMaxSpeed;
+#if PREDATORS
+uniform vec4 uPredators[16]; // per predator: position xyz, then heading xyz (src/core/scene.ts)
+uniform vec3 uPredatorColor;
+#endif
 
 out vec3 vColor;
 
 void main() {
+#if PREDATORS
+  int corner = gl_VertexID;
+  vec3 p = uPredators[2 * gl_InstanceID].xyz;
+  vec3 v = uPredators[2 * gl_InstanceID + 1].xyz;
+#else
 #if DRAW_VERTEX_ID
   int boid = gl_VertexID / 12;
   int corner = gl_VertexID - boid * 12;
@@ -25,8 +35,10 @@ void main() {
   int corner = gl_VertexID;
 #endif
   ivec2 t = texelOf(boid, uShift);
-  vec3 p = texelFetch(uPos, t, 0).xyz;
+  vec4 pw = texelFetch(uPos, t, 0);
+  vec3 p = pw.xyz;
   vec3 v = texelFetch(uVel, t, 0).xyz;
+#endif
   float speed = length(v);
   // Basis: forward along v, up from a reference axis that is not parallel to it. 2D views look
   // down z, so there the reference is z and the mesh's wide side lies in the plane.
@@ -41,5 +53,9 @@ void main() {
   vec4 m = uMesh[corner];
   vec3 world = p + uBoidSize * (m.x * fwd + m.y * up + m.z * side);
   gl_Position = uViewProj * vec4(world, 1.0);
-  vColor = speedColor(speed, uMinSpeed, uMaxSpeed) * m.w;
+#if PREDATORS
+  vColor = uPredatorColor * m.w;
+#else
+  vColor = boidColor(v, pw.w, 0.0, uMinSpeed, uMaxSpeed, DIMS) * m.w;
+#endif
 }

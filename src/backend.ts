@@ -3,6 +3,7 @@
  * (src/flock.ts) and the app see only this. Backends own their GPU objects; `dispose()` is idempotent.
  */
 import type { FlockParams } from './core/params';
+import type { RenderScene } from './core/scene';
 import type { FlockState } from './core/state';
 
 export type BackendKind = 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
@@ -59,6 +60,8 @@ export interface RenderView {
   height: number;
   /** Boid length, world units. */
   boidSize: number;
+  /** Background, colours and what else to draw (src/core/scene.ts); absent: the default view. */
+  scene?: RenderScene;
 }
 
 /** Options every backend factory takes. */

@@ -15,9 +15,21 @@ import {
   needsReinit,
   validateParams,
   type FlockParams,
+  type Vec3,
 } from './core/params';
-import { boidSizeFor, defaultCamera, viewProjection, type OrbitCamera } from './core/render-math';
+import { parseCssColor } from './core/color';
+import {
+  boidSizeFor,
+  cameraEye,
+  defaultCamera,
+  fitScale,
+  unprojectToPlane,
+  viewProjection,
+  type OrbitCamera,
+} from './core/render-math';
+import { buildScene, predatorScene, viewStatic, type ViewStatic } from './core/scene';
 import { cloneState, initialState, validateState, type FlockState } from './core/state';
+import { defaultView, validateView, type ViewOptions } from './core/view';
 
 /** Capability names `disable` accepts, to force any rung of the ladder on any machine. */
 export const DISABLE_NAMES = [
@@ -33,11 +45,16 @@ export const DISABLE_NAMES = [
 
 export type BackendChoice = 'auto' | BackendKind;
 
+/** |attractorStrength| flock.pointer() uses while the parameters' is 0, world units/s². */
+export const POINTER_STRENGTH = 8;
+
 export interface FlockOptions {
   /** 'auto' (default) walks the ladder webgpu -> webgl2 -> webgl2-tf -> cpu; an explicit kind must run or createFlock rejects. */
   backend?: BackendChoice;
   /** Parameters over the defaults; seed and count are parameters. */
   params?: Partial<FlockParams>;
+  /** View options over the defaults (src/core/view.ts VIEW_SCHEMA): background, colours, framing, ... */
+  view?: Partial<ViewOptions>;
   /** Start from this state instead of the seed's (its count wins over params.count). */
   initialState?: FlockState;
   /** Start the frame loop at once (default true). */
@@ -69,7 +86,7 @@ export interface FlockStats {
   frameBudgetMs: number;
 }
 
-const OPTION_KEYS = ['backend', 'params', 'initialState', 'autoStart', 'disable'];
+const OPTION_KEYS = ['backend', 'params', 'view', 'initialState', 'autoStart', 'disable'];
 const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...BACKEND_LADDER];
 /** Seconds between asynchronous state snapshots (used to resume after context or device loss). */
 const SNAPSHOT_INTERVAL_S = 3;
@@ -185,6 +202,7 @@ export async function createFlock(
     throw new FlockError('params', options.params, 'an object of parameter names to values');
   }
   let params = validateParams(options.params ?? {}, defaultParams());
+  const view = validateView(options.view ?? {}, defaultView());
   let state: FlockState | null = null;
   if (options.initialState !== undefined) {
     state = validateState(options.initialState, params.dimensions, undefined, params.species);
@@ -205,7 +223,7 @@ export async function createFlock(
       target.appendChild(canvas);
     }
   }
-  const flock = new Flock(canvas, own, params, opts.disable);
+  const flock = new Flock(canvas, own, params, view, opts.disable);
   try {
     await flock._init(opts.backend, state);
   } catch (e) {
@@ -221,6 +239,12 @@ export class Flock extends EventTarget {
   private _backend: Backend | null = null;
   private _canvas: HTMLCanvasElement;
   private _params: FlockParams;
+  private _view: ViewOptions;
+  private _viewStatic: ViewStatic;
+  /** |attractorStrength| the pointer uses (the last non-zero one seen). */
+  private _pointerStrength = POINTER_STRENGTH;
+  /** The canvas CSS background this flock set (shown before the first frame), or null. */
+  private _cssBackground: string | null = null;
   private readonly _disable: ReadonlySet<string>;
   private readonly _own: CanvasOwnership;
   private _fallbackReasons: Partial<Record<BackendKind, string>> = {};
@@ -263,12 +287,16 @@ export class Flock extends EventTarget {
     canvas: HTMLCanvasElement,
     own: CanvasOwnership,
     params: FlockParams,
+    view: ViewOptions,
     disable: ReadonlySet<string>,
   ) {
     super();
     this._canvas = canvas;
     this._own = own;
     this._params = params;
+    this._view = view;
+    this._viewStatic = viewStatic(view);
+    this._showBackgroundUntilDrawn();
     this._disable = disable;
     this.camera = defaultCamera(params);
     this._clock = new FramePacer(params.timeStep);
@@ -293,6 +321,10 @@ export class Flock extends EventTarget {
       boundsMin: [...this._params.boundsMin],
       boundsMax: [...this._params.boundsMax],
     };
+  }
+  /** A copy of the current view options (how the flock is drawn). */
+  get view(): ViewOptions {
+    return { ...this._view };
   }
   /** True while the frame loop is on (it still idles while the page is hidden or the canvas off-screen). */
   get running(): boolean {
@@ -446,7 +478,32 @@ export class Flock extends EventTarget {
     const fresh = makeCanvas(old);
     if (old.parentNode) old.replaceWith(fresh);
     this._canvas = fresh;
+    this._cssBackground = null;
+    this._showBackgroundUntilDrawn();
     this._observeCanvas();
+  }
+
+  /**
+   * Until the first frame, a canvas shows what is behind it (WebGPU pipelines can take seconds to
+   * build): give it the view's background as a CSS background, unless the page styled one itself.
+   * A translucent one is removed once a frame is drawn (the frame carries it); an opaque one stays
+   * (it shows while a lost context comes back).
+   */
+  private _showBackgroundUntilDrawn(): void {
+    const style = this._canvas.style;
+    if (style.backgroundColor !== '' && style.backgroundColor !== this._cssBackground) return;
+    const c = parseCssColor(this._view.background);
+    const css = c && c[3] > 0 ? this._view.background : '';
+    style.backgroundColor = css;
+    this._cssBackground = style.backgroundColor || null;
+  }
+
+  private _clearTranslucentCssBackground(): void {
+    if (this._cssBackground === null || this._viewStatic.background[3] >= 1) return;
+    if (this._canvas.style.backgroundColor === this._cssBackground) {
+      this._canvas.style.backgroundColor = '';
+    }
+    this._cssBackground = null;
   }
 
   private _onLost(kind: BackendKind, reason: string): void {
@@ -570,6 +627,19 @@ export class Flock extends EventTarget {
     });
   }
 
+  /**
+   * Changes view options (VIEW_SCHEMA); the simulation is not touched. A stopped flock redraws.
+   * @throws FlockError naming the field, the value and what is allowed; the view stays as it was.
+   */
+  setView(partial: Partial<ViewOptions>): void {
+    this._checkNotDisposed();
+    const next = validateView(partial, this._view);
+    this._view = next;
+    this._viewStatic = viewStatic(next);
+    this._showBackgroundUntilDrawn();
+    if (!this._running) this.render();
+  }
+
   /** Back to the seed's initial state (same parameters). */
   reset(): void {
     this._checkNotDisposed();
@@ -643,6 +713,100 @@ export class Flock extends EventTarget {
     return this._enqueue((b) => b.readState());
   }
 
+  /** The view-projection of the next frame for a drawing buffer of w x h (camera, fit). */
+  private _viewProj(w: number, h: number): Float32Array {
+    const aspect = w / Math.max(1, h);
+    return viewProjection(
+      this.camera,
+      aspect,
+      false,
+      fitScale(this._params, this._view.fit, aspect),
+    );
+  }
+
+  /** Simulated time of the backend's state, seconds (0 where the backend does not keep one). */
+  private _simTime(): number {
+    return (this._backend as { time?: number } | null)?.time ?? 0;
+  }
+
+  /**
+   * Puts the attractor under the pointer: on the plane through the box centre facing the camera
+   * (z = 0 in 2D), at the point under (clientX, clientY), and sets attractorStrength's sign from
+   * `mode`: 'attract' +m, 'repel' -m, where m is the last non-zero |attractorStrength| this flock
+   * had (POINTER_STRENGTH when it never had one); 'off' sets it to 0 (and keeps m for next time).
+   * The point is clamped into the box grown by its own size on every side (a pointer far off the
+   * box still pulls toward its edge). A stopped flock redraws.
+   * @param clientX, clientY CSS pixels in the viewport, as PointerEvent.clientX/Y
+   * @throws FlockError for a mode other than the three, or a non-finite coordinate
+   */
+  pointer(clientX: number, clientY: number, mode: 'attract' | 'repel' | 'off'): void {
+    this._checkNotDisposed();
+    if (mode !== 'attract' && mode !== 'repel' && mode !== 'off') {
+      throw new FlockError('mode', mode, '"attract", "repel" or "off"');
+    }
+    const current = this._params.attractorStrength;
+    if (current !== 0) this._pointerStrength = Math.abs(current);
+    if (mode === 'off') {
+      if (current !== 0) this.setParams({ attractorStrength: 0 });
+      if (!this._running) this.render();
+      return;
+    }
+    for (const [field, v] of [
+      ['clientX', clientX],
+      ['clientY', clientY],
+    ] as const) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        throw new FlockError(field, v, 'a finite number (CSS pixels)');
+      }
+    }
+    const point = this.pointerToWorld(clientX, clientY);
+    if (!point) return;
+    const m = this._pointerStrength;
+    this.setParams({ attractor: point, attractorStrength: mode === 'attract' ? m : -m });
+    if (!this._running) this.render();
+  }
+
+  /**
+   * The world point under (clientX, clientY) on the plane through the box centre facing the
+   * camera (z = 0 in 2D), clamped into the box grown by its size on every side; null when the
+   * canvas has no size or the ray runs parallel to the plane.
+   */
+  pointerToWorld(clientX: number, clientY: number): Vec3 | null {
+    const c = this._canvas;
+    const rect = c.getBoundingClientRect();
+    const box =
+      rect.width > 0 && rect.height > 0
+        ? rect
+        : { left: 0, top: 0, width: c.width, height: c.height };
+    if (!(box.width > 0 && box.height > 0)) return null;
+    const ndcX = ((clientX - box.left) / box.width) * 2 - 1;
+    const ndcY = 1 - ((clientY - box.top) / box.height) * 2;
+    const p = this._params;
+    const centre: Vec3 = [0, 1, 2].map((a) => (p.boundsMin[a]! + p.boundsMax[a]!) / 2) as Vec3;
+    let normal: Vec3;
+    if (p.dimensions === 2) {
+      centre[2] = 0;
+      normal = [0, 0, 1];
+    } else {
+      const eye = cameraEye(this.camera);
+      normal = [0, 1, 2].map((a) => this.camera.target[a]! - eye[a]!) as Vec3;
+    }
+    // The aspect the picture is drawn with: the drawing buffer's (it follows the CSS size).
+    const hit = unprojectToPlane(this._viewProj(c.width, c.height), ndcX, ndcY, centre, normal);
+    if (!hit) return null;
+    for (let a = 0; a < 3; a++) {
+      const size = p.boundsMax[a]! - p.boundsMin[a]!;
+      hit[a] = Math.min(p.boundsMax[a]! + size, Math.max(p.boundsMin[a]! - size, hit[a]!));
+    }
+    if (p.dimensions === 2) hit[2] = 0;
+    return hit;
+  }
+
+  /** Boid length in world units: view.boidSize, or one from the box when that is 0. */
+  private _boidSize(): number {
+    return this._view.boidSize > 0 ? this._view.boidSize : boidSizeFor(this._params);
+  }
+
   /** Draws the current state now (the loop does this every frame while running). */
   render(): void {
     const b = this._backend;
@@ -650,12 +814,23 @@ export class Flock extends EventTarget {
     this._resize();
     const w = this._canvas.width;
     const h = this._canvas.height;
+    const boidSize = this._boidSize();
     b.render({
-      viewProj: viewProjection(this.camera, w / Math.max(1, h)),
+      viewProj: this._viewProj(w, h),
       width: w,
       height: h,
-      boidSize: boidSizeFor(this._params),
+      boidSize,
+      scene: buildScene(
+        this._params,
+        this._view,
+        this._viewStatic,
+        boidSize,
+        this._view.showPredators && this._params.predators > 0
+          ? predatorScene(this._params, this._simTime())
+          : undefined,
+      ),
     });
+    this._clearTranslucentCssBackground();
   }
 
   /**

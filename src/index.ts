@@ -6,7 +6,7 @@
  * page pays only for the path it runs. In Node the schema and the CPU reference work; createFlock
  * throws there.
  */
-export { createFlock, Flock, DISABLE_NAMES, PARAM_NAMES } from './flock';
+export { createFlock, Flock, DISABLE_NAMES, PARAM_NAMES, POINTER_STRENGTH } from './flock';
 export { CPU_MAX_COUNT, PASS_NAMES } from './backend';
 export type { FlockOptions, FlockStats, BackendChoice } from './flock';
 export type { BackendKind, PassTimes, PassName } from './backend';
@@ -21,6 +21,16 @@ export type {
   NeighborSearch,
   SortKind,
 } from './core/params';
+export {
+  VIEW_SCHEMA,
+  defaultView,
+  validateView,
+  viewSpec,
+  viewAllowedText,
+  viewValueFromText,
+} from './core/view';
+export type { ViewOptions, ViewSpec, ColorMode, Fit, ColorMapName } from './core/view';
+export { parseCssColor } from './core/color';
 export { initialState, validateState, mulberry32 } from './core/state';
 export type { FlockState } from './core/state';
 export { referenceStep, referenceSteps, neighborCounts } from './core/reference';

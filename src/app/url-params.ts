@@ -1,15 +1,20 @@
 /**
  * The demo's URL query -> createFlock options (DESIGN.md section 4, "The demo"). Driven by the
- * parameter schema: every parameter name is accepted (numbers parsed, vec3 as `x,y,z`, enums by
- * name), plus `backend`, `paused` and `disable`. Anything invalid or unknown becomes an error
+ * parameter schema and the view schema: every parameter name is accepted (numbers parsed, vec3 as
+ * `x,y,z`, enums by name), every view option name too (`colorMode=heading`, `showBounds`,
+ * `background=transparent`, `%23` for a colour's `#`), plus `backend`, `paused` and `disable`. Anything invalid or unknown becomes an error
  * message and is left out, so the flock starts with the rest.
  */
 import {
   DISABLE_NAMES,
   FlockError,
   PARAM_SCHEMA,
+  VIEW_SCHEMA,
   paramSpec,
   validateParams,
+  validateView,
+  viewSpec,
+  viewValueFromText,
   type FlockOptions,
   type FlockParams,
 } from '../index';
@@ -99,7 +104,20 @@ export function parseQuery(
   }
 
   const raw = new Map<string, { text: string; value: unknown }>();
+  const view: Record<string, unknown> = {};
   for (const [key, text] of last) {
+    const vspec = viewSpec(key);
+    if (vspec) {
+      // View options are independent of each other: each is checked alone.
+      const value = viewValueFromText(vspec, text);
+      try {
+        validateView({ [key]: value });
+        view[key] = value;
+      } catch (e) {
+        problems.set(key, messageOf(e));
+      }
+      continue;
+    }
     if (key === 'backend') {
       const b = text.trim() as BackendChoice;
       if (BACKENDS.includes(b)) options.backend = b;
@@ -141,6 +159,7 @@ export function parseQuery(
         'disable',
         ...ownKeys,
         ...PARAM_SCHEMA.map((sp) => sp.name),
+        ...VIEW_SCHEMA.map((sp) => sp.name),
       ];
       failed.set(key, `unknown URL parameter "${key}"; known: ${names.join(', ')}`);
       continue;
@@ -184,6 +203,7 @@ export function parseQuery(
     if (msg !== undefined) errors.push(ignored(key, text, msg));
   }
   if (accepted.size > 0) options.params = Object.fromEntries(accepted);
+  if (Object.keys(view).length > 0) options.view = view;
   return { options, paused, errors };
 }
 

@@ -3,7 +3,9 @@
  * the speed colour ramp, the default boid size and the orbit camera's matrices (./mat4.ts).
  */
 import { mat4, vec3 } from './mat4';
+import { DENSITY_MAP_HEX, HEADING_MAP_HEX, SPECIES_PALETTE_HEX, TABLE_SIZE } from './colormaps.gen';
 import type { FlockParams } from './params';
+import type { ColorMode, Fit, ViewOptions } from './view';
 
 /**
  * The boid mesh: a flat-shaded arrowhead pointing along +x (its velocity), 4 triangles =
@@ -48,6 +50,9 @@ export function speedColor(
   const b = SPEED_RAMP[i + 1]!;
   return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
 }
+
+/** Predators are drawn this many boid lengths long. */
+export const PREDATOR_SCALE = 2.5;
 
 /** Boid length in world units: 1.5% of the box's largest active side, at least 0.25*perceptionRadius. */
 export function boidSizeFor(
@@ -95,22 +100,318 @@ export function defaultCamera(
   return { target: c, distance: (1.05 * radius) / Math.sin(fovY / 2), yaw: 0.6, pitch: 0.35, fovY };
 }
 
-/** View-projection matrix (column-major Float32Array(16), WebGL clip space z in [-1, 1]). */
+/** m * v for a column-major 4x4 matrix, in float64. */
+function transform4(m: ArrayLike<number>, v: readonly number[]): [number, number, number, number] {
+  const out: [number, number, number, number] = [0, 0, 0, 0];
+  for (let r = 0; r < 4; r++) {
+    out[r] = m[r]! * v[0]! + m[4 + r]! * v[1]! + m[8 + r]! * v[2]! + m[12 + r]! * v[3]!;
+  }
+  return out;
+}
+
+/**
+ * The inverse of a column-major 4x4 matrix in float64 (cofactors, as gl-matrix's mat4.invert),
+ * or null when it is singular.
+ */
+export function invert4(a: ArrayLike<number>): Float64Array | null {
+  const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] =
+    Array.from({ length: 16 }, (_, i) => a[i]!) as number[];
+  const b00 = a00! * a11! - a01! * a10!;
+  const b01 = a00! * a12! - a02! * a10!;
+  const b02 = a00! * a13! - a03! * a10!;
+  const b03 = a01! * a12! - a02! * a11!;
+  const b04 = a01! * a13! - a03! * a11!;
+  const b05 = a02! * a13! - a03! * a12!;
+  const b06 = a20! * a31! - a21! * a30!;
+  const b07 = a20! * a32! - a22! * a30!;
+  const b08 = a20! * a33! - a23! * a30!;
+  const b09 = a21! * a32! - a22! * a31!;
+  const b10 = a21! * a33! - a23! * a31!;
+  const b11 = a22! * a33! - a23! * a32!;
+  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
+  if (!det || !Number.isFinite(det)) return null;
+  const d = 1 / det;
+  return new Float64Array([
+    (a11! * b11 - a12! * b10 + a13! * b09) * d,
+    (a02! * b10 - a01! * b11 - a03! * b09) * d,
+    (a31! * b05 - a32! * b04 + a33! * b03) * d,
+    (a22! * b04 - a21! * b05 - a23! * b03) * d,
+    (a12! * b08 - a10! * b11 - a13! * b07) * d,
+    (a00! * b11 - a02! * b08 + a03! * b07) * d,
+    (a32! * b02 - a30! * b05 - a33! * b01) * d,
+    (a20! * b05 - a22! * b02 + a23! * b01) * d,
+    (a10! * b10 - a11! * b08 + a13! * b06) * d,
+    (a01! * b08 - a00! * b10 - a03! * b06) * d,
+    (a30! * b04 - a31! * b02 + a33! * b00) * d,
+    (a21! * b02 - a20! * b04 - a23! * b00) * d,
+    (a11! * b07 - a10! * b09 - a12! * b06) * d,
+    (a00! * b09 - a01! * b07 + a02! * b06) * d,
+    (a31! * b01 - a30! * b03 - a32! * b00) * d,
+    (a20! * b03 - a21! * b01 + a22! * b00) * d,
+  ]);
+}
+
+/** The eye position of an orbit camera, world units. */
+export function cameraEye(cam: OrbitCamera): [number, number, number] {
+  return [
+    cam.target[0] + cam.distance * Math.cos(cam.pitch) * Math.sin(cam.yaw),
+    cam.target[1] + cam.distance * Math.sin(cam.pitch),
+    cam.target[2] + cam.distance * Math.cos(cam.pitch) * Math.cos(cam.yaw),
+  ];
+}
+
+/**
+ * View-projection matrix (column-major Float32Array(16), WebGL clip space z in [-1, 1]).
+ * @param fovScale multiplies tan(fovY / 2): the framing `fitScale` gives for the canvas's shape
+ *   (1: the camera's own fovY vertically).
+ */
 export function viewProjection(
   cam: OrbitCamera,
   aspect: number,
   zeroToOneDepth = false,
+  fovScale = 1,
 ): Float32Array {
-  const eye = vec3.fromValues(
-    cam.target[0] + cam.distance * Math.cos(cam.pitch) * Math.sin(cam.yaw),
-    cam.target[1] + cam.distance * Math.sin(cam.pitch),
-    cam.target[2] + cam.distance * Math.cos(cam.pitch) * Math.cos(cam.yaw),
-  );
+  const eye = vec3.fromValues(...cameraEye(cam));
   const view = mat4.lookAt(mat4.create(), eye, cam.target, [0, 1, 0]);
   const near = Math.max(0.01, cam.distance * 0.01);
   const far = cam.distance * 10;
+  const fovY = 2 * Math.atan(Math.tan(cam.fovY / 2) * fovScale);
   const proj = zeroToOneDepth
-    ? mat4.perspectiveZO(mat4.create(), cam.fovY, aspect, near, far)
-    : mat4.perspectiveNO(mat4.create(), cam.fovY, aspect, near, far);
+    ? mat4.perspectiveZO(mat4.create(), fovY, aspect, near, far)
+    : mat4.perspectiveNO(mat4.create(), fovY, aspect, near, far);
   return new Float32Array(mat4.multiply(mat4.create(), proj, view));
+}
+
+/**
+ * How much of the box the default camera's square frame shows: the half-extents of the box's
+ * silhouette, horizontal and vertical, as fractions of the frame's half-height tan(fovY/2).
+ */
+function boxSilhouette(
+  p: Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>,
+): [number, number] {
+  const cam = defaultCamera(p);
+  const view = mat4.lookAt(mat4.create(), cameraEye(cam), cam.target, [0, 1, 0]);
+  const t = Math.tan(cam.fovY / 2);
+  let ex = 0;
+  let ey = 0;
+  const zs = p.dimensions === 2 ? [0] : [p.boundsMin[2], p.boundsMax[2]];
+  for (const x of [p.boundsMin[0], p.boundsMax[0]]) {
+    for (const y of [p.boundsMin[1], p.boundsMax[1]]) {
+      for (const z of zs) {
+        const v = transform4(view, [x, y, z, 1]);
+        const depth = Math.max(1e-6, -v[2]);
+        ex = Math.max(ex, Math.abs(v[0]) / depth / t);
+        ey = Math.max(ey, Math.abs(v[1]) / depth / t);
+      }
+    }
+  }
+  return [ex, ey];
+}
+
+/**
+ * The framing of a canvas of shape `aspect` (width / height): the factor viewProjection's
+ * fovScale takes. `contain`: the default camera's framing for a square, widened for a tall canvas
+ * (so the box is never cropped); `cover`: narrowed until the box's silhouette, seen from the
+ * default camera, spans the whole canvas in its tighter direction (cropped in the other one).
+ */
+export function fitScale(
+  p: Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>,
+  fit: Fit,
+  aspect: number,
+): number {
+  const a = aspect > 0 && Number.isFinite(aspect) ? aspect : 1;
+  if (fit === 'contain') return Math.max(1, 1 / a);
+  const [ex, ey] = boxSilhouette(p);
+  const s = Math.min(ey, ex / a);
+  return s > 1e-6 ? s : 1;
+}
+
+/**
+ * Where the ray under a point of the canvas meets a plane.
+ * @param viewProj the column-major Float32Array(16) the picture was drawn with (GL clip space)
+ * @param ndcX, ndcY the point in normalised device coordinates (-1..1, y up)
+ * @param point a point of the plane, world units; @param normal its normal (any length)
+ * @returns the world point, or null when the ray runs parallel to the plane or the matrix is singular
+ */
+export function unprojectToPlane(
+  viewProj: ArrayLike<number>,
+  ndcX: number,
+  ndcY: number,
+  point: readonly [number, number, number],
+  normal: readonly [number, number, number],
+): [number, number, number] | null {
+  const inv = invert4(viewProj);
+  if (!inv) return null;
+  const near = transform4(inv, [ndcX, ndcY, -1, 1]);
+  const far = transform4(inv, [ndcX, ndcY, 1, 1]);
+  if (Math.abs(near[3]) < 1e-12 || Math.abs(far[3]) < 1e-12) return null;
+  const o = [near[0] / near[3], near[1] / near[3], near[2] / near[3]];
+  const d = [far[0] / far[3] - o[0]!, far[1] / far[3] - o[1]!, far[2] / far[3] - o[2]!];
+  const denom = d[0]! * normal[0] + d[1]! * normal[1] + d[2]! * normal[2];
+  const len = Math.hypot(d[0]!, d[1]!, d[2]!) * Math.hypot(normal[0], normal[1], normal[2]);
+  if (!(len > 0) || Math.abs(denom) < 1e-9 * len) return null;
+  const s =
+    ((point[0] - o[0]!) * normal[0] +
+      (point[1] - o[1]!) * normal[1] +
+      (point[2] - o[2]!) * normal[2]) /
+    denom;
+  return [o[0]! + s * d[0]!, o[1]! + s * d[1]!, o[2]! + s * d[2]!];
+}
+
+/** Colour modes as the shaders number them (uniform `colorMode`). */
+export const COLOR_MODE_CODE: Readonly<Record<ColorMode, number>> = {
+  speed: 0,
+  uniform: 1,
+  species: 2,
+  density: 3,
+  heading: 4,
+};
+
+/** Entries of the colour table every renderer looks boid colours up in. */
+export const COLOR_TABLE_SIZE = TABLE_SIZE;
+
+function decodeHex(hex: string, out: Float32Array): Float32Array {
+  const n = Math.min(hex.length / 6, out.length / 4);
+  for (let i = 0; i < COLOR_TABLE_SIZE; i++) {
+    const k = i % n;
+    for (let c = 0; c < 3; c++)
+      out[4 * i + c] = parseInt(hex.slice(6 * k + 2 * c, 6 * k + 2 * c + 2), 16) / 255;
+    out[4 * i + 3] = 1;
+  }
+  return out;
+}
+
+/**
+ * The colour table of a view's mode, Float32Array(4 * COLOR_TABLE_SIZE) (sRGB + 1): `density`
+ * its colorMap, `heading` the cyclic sinebow, `species` the 4-colour categorical palette
+ * (repeated), other modes the density map (unused).
+ */
+export function colorTable(view: Pick<ViewOptions, 'colorMode' | 'colorMap'>): Float32Array {
+  const out = new Float32Array(4 * COLOR_TABLE_SIZE);
+  if (view.colorMode === 'heading') return decodeHex(HEADING_MAP_HEX, out);
+  if (view.colorMode === 'species') return decodeHex(SPECIES_PALETTE_HEX, out);
+  return decodeHex(DENSITY_MAP_HEX[view.colorMap] ?? DENSITY_MAP_HEX.viridis, out);
+}
+
+/** Linear lookup at t in [0, 1]: sequential (entry 0 .. last) or cyclic (t = 1 wraps to entry 0). */
+function lookup(table: Float32Array, t: number, cyclic: boolean): [number, number, number] {
+  const n = COLOR_TABLE_SIZE;
+  let i: number;
+  let j: number;
+  let f: number;
+  if (cyclic) {
+    const x = (t - Math.floor(t)) * n;
+    i = Math.min(n - 1, Math.floor(x));
+    f = x - i;
+    j = (i + 1) % n;
+  } else {
+    const x = Math.min(1, Math.max(0, t)) * (n - 1);
+    i = Math.min(n - 2, Math.floor(x));
+    f = x - i;
+    j = i + 1;
+  }
+  return [0, 1, 2].map((c) => table[4 * i + c]! + (table[4 * j + c]! - table[4 * i + c]!) * f) as [
+    number,
+    number,
+    number,
+  ];
+}
+
+/** What boidColor needs besides the boid. */
+export interface ColorContext {
+  mode: number;
+  dimensions: number;
+  minSpeed: number;
+  maxSpeed: number;
+  /** colorTable(view). */
+  table: Float32Array;
+  /** The uniform mode's colour, sRGB. */
+  color: readonly [number, number, number];
+  densityMax: number;
+}
+
+/**
+ * A boid's colour, sRGB in [0, 1]: the CPU twin of glsl/boid-color.glsl and render.wgsl's
+ * boidColor. `speed`: speedColor; `uniform`: the colour; `species`: palette[s]; `density`:
+ * the map at clamp(|N_i| / densityMax, 0, 1); `heading`: the cyclic map at the flight
+ * direction's angle (atan2(vy, vx) in 2D, atan2(vz, vx) in 3D) / 2 pi + 1/2, and in 3D mixed
+ * halfway toward white when climbing straight up (toward black when diving).
+ */
+export function boidColor(
+  ctx: ColorContext,
+  vx: number,
+  vy: number,
+  vz: number,
+  species: number,
+  neighbours: number,
+): [number, number, number] {
+  switch (ctx.mode) {
+    case 1:
+      return [ctx.color[0], ctx.color[1], ctx.color[2]];
+    case 2: {
+      const s = Math.min(COLOR_TABLE_SIZE - 1, Math.max(0, Math.round(species)));
+      return [ctx.table[4 * s]!, ctx.table[4 * s + 1]!, ctx.table[4 * s + 2]!];
+    }
+    case 3:
+      return lookup(ctx.table, neighbours / ctx.densityMax, false);
+    case 4: {
+      const speed = Math.hypot(vx, vy, vz);
+      // As the shaders: no direction (atan2(0, 0)) points along +x.
+      const hy = ctx.dimensions === 2 ? vy : vz;
+      const angle = vx * vx + hy * hy > 0 ? Math.atan2(hy, vx) : 0;
+      const c = lookup(ctx.table, angle / (2 * Math.PI) + 0.5, true);
+      if (ctx.dimensions === 2 || !(speed > 0)) return c;
+      const u = vy / speed;
+      return c.map((x) => (u > 0 ? x + (1 - x) * 0.5 * u : x * (1 + 0.5 * u))) as [
+        number,
+        number,
+        number,
+      ];
+    }
+    default:
+      return speedColor(Math.hypot(vx, vy, vz), ctx.minSpeed, ctx.maxSpeed);
+  }
+}
+
+/** Colours of the scene's other objects, sRGB (every renderer uses these). */
+export const SCENE_COLORS = {
+  obstacle: [0.42, 0.48, 0.58] as const,
+  predator: [0.95, 0.12, 0.1] as const,
+  bounds: [0.42, 0.48, 0.58] as const,
+  attract: [0.5, 1.0, 0.72] as const,
+  repel: [1.0, 0.55, 0.25] as const,
+};
+
+/** Camera axes recovered from a perspective view-projection (column-major, GL clip space). */
+export interface ViewBasis {
+  /** Eye position, world units. */
+  eye: [number, number, number];
+  /** Unit vectors: screen right, screen up, and the viewing direction (into the screen). */
+  right: [number, number, number];
+  up: [number, number, number];
+  forward: [number, number, number];
+}
+
+function unit(x: number, y: number, z: number): [number, number, number] {
+  const l = Math.hypot(x, y, z) || 1;
+  return [x / l, y / l, z / l];
+}
+
+/**
+ * The camera of a perspective view-projection P*V: rows 0 and 1 of P*V are the view's right and up
+ * rows scaled by the projection, row 3 is the viewing direction (P's last row is (0, 0, -1, 0));
+ * the eye is the point P*V maps to clip (0, 0, c, 0), i.e. inverse(P*V) * (0, 0, 1, 0).
+ */
+export function viewBasis(viewProj: ArrayLike<number>): ViewBasis {
+  const m = viewProj;
+  const inv = invert4(viewProj);
+  let eye: [number, number, number] = [0, 0, 0];
+  if (inv && Math.abs(inv[11]!) > 1e-20)
+    eye = [inv[8]! / inv[11]!, inv[9]! / inv[11]!, inv[10]! / inv[11]!];
+  return {
+    eye,
+    right: unit(m[0]!, m[4]!, m[8]!),
+    up: unit(m[1]!, m[5]!, m[9]!),
+    forward: unit(m[3]!, m[7]!, m[11]!),
+  };
 }

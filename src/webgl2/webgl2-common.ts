@@ -69,7 +69,9 @@ export interface WebGL2PathBackend extends Backend {
 export const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
   antialias: true,
   preserveDrawingBuffer: false,
-  alpha: false,
+  // An alpha channel, premultiplied, so view.background may be translucent or `transparent`.
+  alpha: true,
+  premultipliedAlpha: true,
   depth: true,
   stencil: false,
   powerPreference: 'high-performance',

@@ -1,17 +1,25 @@
-// Boid drawing, as the WebGL2 renderer (glsl/boid.vert.glsl): the mesh of src/core/render-math.ts
-// (BOID_MESH, 12 vertices, per-vertex shade) oriented along the velocity, scaled by boidSize and
-// coloured by speed with SPEED_RAMP. Two vertex entry points:
+// The picture, as the WebGL2 renderer (glsl/boid.vert.glsl and friends): the mesh of
+// src/core/render-math.ts (BOID_MESH, 12 vertices, per-vertex shade) oriented along the velocity,
+// scaled by boidSize and coloured by the view's colour mode (boidColor, the twin of
+// glsl/boid-color.glsl); predators (the same mesh, larger, red), obstacles (ray-traced sphere
+// impostors; flat circles in 2D), the box outline and the attractor's soft marker.
+// Two vertex entry points for the boids:
 //   vsInstanced  position and velocity per instance, read in the vertex stage as instance
 //                attributes from the state buffer's two blocks (no storage buffer in the vertex
 //                stage, no copy);
 //   vsVertexId   one plain draw of count * 12 vertices, boid = vertex_index / 12, read from the
 //                state as a storage buffer (only where the device allows storage in the vertex
 //                stage; much faster where instancing is emulated, e.g. SwiftShader).
+// The colour of `density` mode needs |N_i|: the state's velocity w (see boid.wgsl) carries the
+// boid id, so |N_i| comes from the simulation's neighbour-count buffer where it has one; until
+// then density draws every boid at the bottom of its map.
 #include "render-params.gen.wgsl"
 #include "speed-ramp.gen.wgsl"
 #include "boid-mesh.gen.wgsl"
 
 @group(0) @binding(0) var<uniform> R: RenderParams;
+
+const TWO_PI: f32 = 6.28318530718;
 
 struct VertexOut {
   @builtin(position) clip: vec4f,
@@ -30,8 +38,64 @@ fn speedColor(speed: f32) -> vec3f {
   return mix(ramp[i], ramp[i + 1u], t - f32(i));
 }
 
+fn tableSequential(t: f32) -> vec3f {
+  let x = clamp(t, 0.0, 1.0) * 63.0;
+  let i = min(62u, u32(floor(x)));
+  return mix(R.table[i].rgb, R.table[i + 1u].rgb, x - f32(i));
+}
+
+fn tableCyclic(t: f32) -> vec3f {
+  let x = fract(t) * 64.0;
+  let i = min(63u, u32(floor(x)));
+  let j = select(i + 1u, 0u, i == 63u);
+  return mix(R.table[i].rgb, R.table[j].rgb, x - f32(i));
+}
+
+// Colour modes as src/core/render-math.ts COLOR_MODE_CODE: 0 speed, 1 uniform, 2 species,
+// 3 density, 4 heading.
+fn boidColor(v: vec3f, species: f32, neighbours: f32) -> vec3f {
+  if (R.colorMode == 1u) {
+    return R.color;
+  }
+  if (R.colorMode == 2u) {
+    return R.table[u32(clamp(floor(species + 0.5), 0.0, 63.0))].rgb;
+  }
+  if (R.colorMode == 3u) {
+    return tableSequential(neighbours / R.densityMax);
+  }
+  let speed = length(v);
+  if (R.colorMode == 4u) {
+    var h = v.xz;
+    if (R.dimensions == 2u) {
+      h = v.xy;
+    }
+    // atan2(0, 0) is undefined: a boid at rest points along +x, as in the mesh.
+    var angle = 0.0;
+    if (dot(h, h) > 0.0) {
+      angle = atan2(h.y, h.x);
+    }
+    let c = tableCyclic(angle / TWO_PI + 0.5);
+    if (R.dimensions == 2u || speed <= 0.0) {
+      return c;
+    }
+    let u = v.y / speed;
+    if (u > 0.0) {
+      return mix(c, vec3f(1.0), 0.5 * u);
+    }
+    return c * (1.0 + 0.5 * u);
+  }
+  return speedColor(speed);
+}
+
+fn toClip(world: vec3f) -> vec4f {
+  var clip = R.viewProj * vec4f(world, 1.0);
+  // viewProj is GL clip space (z in [-w, w]); WebGPU's is [0, w].
+  clip.z = 0.5 * (clip.z + clip.w);
+  return clip;
+}
+
 // corner: xyz in boid lengths (nose at +x) + w shade.
-fn boidVertex(p: vec3f, v: vec3f, corner: vec4f) -> VertexOut {
+fn meshVertex(p: vec3f, v: vec3f, corner: vec4f, size: f32) -> vec4f {
   let speed = length(v);
   var fwd = vec3f(1.0, 0.0, 0.0);
   if (speed > 1e-12) {
@@ -44,12 +108,13 @@ fn boidVertex(p: vec3f, v: vec3f, corner: vec4f) -> VertexOut {
   }
   let side = normalize(cross(fwd, upRef));
   let up = cross(side, fwd);
-  let world = p + R.boidSize * (corner.x * fwd + corner.y * up + corner.z * side);
+  return toClip(p + size * (corner.x * fwd + corner.y * up + corner.z * side));
+}
+
+fn boidVertex(p: vec4f, v: vec4f, corner: vec4f) -> VertexOut {
   var out: VertexOut;
-  out.clip = R.viewProj * vec4f(world, 1.0);
-  // viewProj is GL clip space (z in [-w, w]); WebGPU's is [0, w].
-  out.clip.z = 0.5 * (out.clip.z + out.clip.w);
-  out.color = speedColor(speed) * corner.w;
+  out.clip = meshVertex(p.xyz, v.xyz, corner, R.boidSize);
+  out.color = boidColor(v.xyz, p.w, 0.0) * corner.w;
   return out;
 }
 
@@ -62,7 +127,7 @@ struct InstancedIn {
 @vertex
 fn vsInstanced(in: InstancedIn) -> VertexOut {
   var mesh = BOID_MESH;
-  return boidVertex(in.boidPos.xyz, in.boidVel.xyz, mesh[in.corner]);
+  return boidVertex(in.boidPos, in.boidVel, mesh[in.corner]);
 }
 
 // The whole state buffer: positions, then velocities (boid.wgsl), so count = length / 2.
@@ -73,10 +138,157 @@ fn vsVertexId(@builtin(vertex_index) vi: u32) -> VertexOut {
   let b = vi / BOID_MESH_VERTICES;
   let count = arrayLength(&boids) / 2u;
   var mesh = BOID_MESH;
-  return boidVertex(boids[b].xyz, boids[count + b].xyz, mesh[vi % BOID_MESH_VERTICES]);
+  return boidVertex(boids[b], boids[count + b], mesh[vi % BOID_MESH_VERTICES]);
 }
 
 @fragment
 fn fs(in: VertexOut) -> @location(0) vec4f {
   return vec4f(in.color, 1.0);
+}
+
+// Predators: instance k at R.predators[2k] (position) heading R.predators[2k + 1].
+@vertex
+fn vsPredator(@builtin(vertex_index) corner: u32, @builtin(instance_index) k: u32) -> VertexOut {
+  var mesh = BOID_MESH;
+  let m = mesh[corner];
+  var out: VertexOut;
+  out.clip = meshVertex(R.predators[2u * k].xyz, R.predators[2u * k + 1u].xyz, m, R.predatorSize);
+  out.color = R.predatorColor * m.w;
+  return out;
+}
+
+// Camera-facing quads around a sphere (centre xyz, radius w), `pad` radii each way.
+struct QuadOut {
+  @builtin(position) clip: vec4f,
+  @location(0) world: vec3f,
+  @location(1) quad: vec2f,
+  @location(2) @interpolate(flat) sphere: vec4f,
+}
+
+fn quadVertex(s: vec4f, vi: u32, pad: f32) -> QuadOut {
+  var corners = array<vec2f, 6>(
+    vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
+    vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
+  );
+  let q = corners[vi] * pad;
+  let world = s.xyz + s.w * (q.x * R.right + q.y * R.up);
+  var out: QuadOut;
+  out.clip = toClip(world);
+  out.world = world;
+  out.quad = q;
+  out.sphere = s;
+  return out;
+}
+
+@vertex
+fn vsObstacle(@builtin(vertex_index) vi: u32, @builtin(instance_index) k: u32) -> QuadOut {
+  // A sphere seen in perspective covers more than its radius on the plane through its centre.
+  var pad = 1.6;
+  if (R.dimensions == 2u) {
+    pad = 1.0;
+  }
+  return quadVertex(R.obstacles[k], vi, pad);
+}
+
+struct SphereOut {
+  @location(0) color: vec4f,
+  @builtin(frag_depth) depth: f32,
+}
+
+// 3D: the sphere ray-traced from the eye, lit from over the viewer's shoulder, its true depth
+// written; 2D: a flat disc with a lighter rim at the plane's depth.
+@fragment
+fn fsObstacle(in: QuadOut) -> SphereOut {
+  var out: SphereOut;
+  let base = R.obstacleColor;
+  if (R.dimensions == 2u) {
+    let d = length(in.quad);
+    if (d > 1.0) {
+      discard;
+    }
+    let rim = smoothstep(0.86, 0.93, d);
+    out.color = vec4f(mix(base * 0.8, base * 1.35, rim), 1.0);
+    out.depth = in.clip.z;
+    return out;
+  }
+  let dir = normalize(in.world - R.eye);
+  let oc = R.eye - in.sphere.xyz;
+  let b = dot(oc, dir);
+  let disc = b * b - (dot(oc, oc) - in.sphere.w * in.sphere.w);
+  if (disc < 0.0) {
+    discard;
+  }
+  var t = -b - sqrt(disc);
+  if (t < 0.0) {
+    t = -b + sqrt(disc);
+  }
+  if (t < 0.0) {
+    discard;
+  }
+  let hit = R.eye + t * dir;
+  let n = normalize(hit - in.sphere.xyz);
+  let light = normalize(-0.45 * R.right + 0.65 * R.up - 0.6 * R.forward);
+  let lambert = max(dot(n, light), 0.0);
+  let h = normalize(light - dir);
+  let spec = pow(max(dot(n, h), 0.0), 40.0);
+  out.color = vec4f(base * (0.22 + 0.78 * lambert) + 0.25 * spec, 1.0);
+  let clip = toClip(hit);
+  out.depth = clamp(clip.z / clip.w, 0.0, 1.0);
+  return out;
+}
+
+// The box outline: 12 edges (4 at z = 0 in 2D) as a line list, as glsl/bounds.vert.glsl.
+@vertex
+fn vsBounds(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
+  let e = vi / 2u;
+  let end = f32(vi % 2u);
+  var b = vec3f(0.0);
+  if (R.dimensions == 2u) {
+    let k = f32(e % 2u);
+    if (e / 2u == 0u) {
+      b = vec3f(end, k, 0.0);
+    } else {
+      b = vec3f(k, end, 0.0);
+    }
+  } else {
+    let axis = e / 4u;
+    let k = e % 4u;
+    let k0 = f32(k % 2u);
+    let k1 = f32(k / 2u);
+    if (axis == 0u) {
+      b = vec3f(end, k0, k1);
+    } else if (axis == 1u) {
+      b = vec3f(k0, end, k1);
+    } else {
+      b = vec3f(k0, k1, end);
+    }
+  }
+  var p = mix(R.boundsMin, R.boundsMax, b);
+  if (R.dimensions == 2u) {
+    p.z = 0.0;
+  }
+  return toClip(p);
+}
+
+@fragment
+fn fsBounds() -> @location(0) vec4f {
+  return vec4f(R.boundsColor, 1.0);
+}
+
+// The attractor's marker: a soft glow and a faint ring at its reach (attractor.w), premultiplied.
+@vertex
+fn vsMarker(@builtin(vertex_index) vi: u32) -> QuadOut {
+  return quadVertex(R.attractor, vi, 1.05);
+}
+
+@fragment
+fn fsMarker(in: QuadOut) -> @location(0) vec4f {
+  let d = length(in.quad);
+  if (d > 1.05) {
+    discard;
+  }
+  var a = 0.8 * exp(-d * d / 0.006) + 0.22 * exp(-d * d / 0.05);
+  let ring = (d - 1.0) / 0.012;
+  a = min(a + 0.3 * exp(-ring * ring), 1.0);
+  return vec4f(R.markerColor * a, a);
 }

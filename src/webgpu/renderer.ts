@@ -1,12 +1,15 @@
 /**
- * The WebGPU boid renderer: the same picture as src/webgl2/renderer.ts (mesh, orientation, speed
- * colours, dark background) into a configured canvas context, with a depth buffer. Reads the
+ * The WebGPU renderer: the same picture as src/webgl2/renderer.ts (boids coloured by the view's
+ * colour mode over its background, premultiplied alpha; predators, obstacles, the box outline,
+ * the attractor's marker: src/core/scene.ts) into a configured canvas context, with a depth
+ * buffer. The scene's pipelines are made on first use (a plain flock never builds them). Reads the
  * simulation's state buffer directly: its position and velocity blocks as instance vertex data
  * ('instanced', works in
  * compatibility mode) or, where the vertex stage may read storage buffers, as a storage buffer
  * indexed by vertex_index / 12 ('vertex-id'). Owns its pipelines' buffers and depth texture.
  */
-import { BOID_MESH_VERTICES } from '../core/render-math';
+import { BOID_MESH_VERTICES, viewBasis } from '../core/render-math';
+import { defaultScene } from '../core/scene';
 import type { RenderView } from '../backend';
 import { BufferUsage, ShaderStage } from './constants';
 import { createCheckedModule, shaderFiles } from './shaders';
@@ -15,9 +18,6 @@ import { PassTimer } from './timing';
 import { RENDER_UNIFORMS } from './uniforms';
 
 export type DrawMode = 'instanced' | 'vertex-id';
-
-/** The clear colour, as the WebGL2 renderer's BACKGROUND. */
-export const BACKGROUND: readonly [number, number, number] = [0.02, 0.03, 0.06];
 
 const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
 
@@ -77,6 +77,50 @@ export async function createBoidRenderer(
     primitive: { topology: 'triangle-list' as const, cullMode: 'none' as const },
     depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' as const },
   };
+  const uniformOnly = device.createPipelineLayout({ bindGroupLayouts: [instancedLayout] });
+  /** The scene's pipelines, by entry point, made on first use. */
+  const scenePipelines = new Map<string, GPURenderPipeline>();
+  const scenePipeline = (
+    vertex: string,
+    fragment: string,
+    options: { lines?: boolean; blend?: boolean } = {},
+  ): GPURenderPipeline => {
+    let p = scenePipelines.get(vertex);
+    if (!p) {
+      p = device.createRenderPipeline({
+        label: `flock.render.${vertex}`,
+        layout: uniformOnly,
+        vertex: { module, entryPoint: vertex },
+        fragment: {
+          module,
+          entryPoint: fragment,
+          targets: [
+            options.blend
+              ? {
+                  format,
+                  blend: {
+                    color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+                    alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+                  },
+                }
+              : { format },
+          ],
+        },
+        primitive: {
+          topology: options.lines ? 'line-list' : 'triangle-list',
+          cullMode: 'none',
+        },
+        depthStencil: {
+          format: DEPTH_FORMAT,
+          // The blended marker is a cursor: over everything.
+          depthWriteEnabled: !options.blend,
+          depthCompare: options.blend ? 'always' : 'less',
+        },
+      });
+      scenePipelines.set(vertex, p);
+    }
+    return p;
+  };
   const instanced = await device.createRenderPipelineAsync({
     label: 'flock.render.instanced',
     layout: device.createPipelineLayout({ bindGroupLayouts: [instancedLayout] }),
@@ -122,6 +166,7 @@ export async function createBoidRenderer(
     render(context, view) {
       if (disposed || sim.disposed) return;
       const params = sim.params;
+      const scene = view.scene ?? defaultScene(params, view.boidSize);
       device.queue.writeBuffer(
         uniformBuffer,
         0,
@@ -131,8 +176,11 @@ export async function createBoidRenderer(
           minSpeed: params.minSpeed,
           maxSpeed: params.maxSpeed,
           dimensions: params.dimensions,
+          scene,
+          basis: viewBasis(view.viewProj),
         }),
       );
+      const [br, bgr, bb, ba] = scene.background;
       const target = context.getCurrentTexture();
       if (!depth || depth.width !== target.width || depth.height !== target.height) {
         depth?.destroy();
@@ -152,7 +200,8 @@ export async function createBoidRenderer(
         colorAttachments: [
           {
             view: target.createView(),
-            clearValue: [BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], 1],
+            // The canvas is premultiplied: a translucent background is (rgb * a, a).
+            clearValue: [br * ba, bgr * ba, bb * ba, ba],
             loadOp: 'clear',
             storeOp: 'store',
           },
@@ -191,6 +240,29 @@ export async function createBoidRenderer(
         pass.setVertexBuffer(0, state, 0, sim.count * 16);
         pass.setVertexBuffer(1, state, sim.count * 16, sim.count * 16);
         pass.draw(BOID_MESH_VERTICES, sim.count);
+      }
+      instancedGroup ??= device.createBindGroup({
+        layout: instancedLayout,
+        entries: [{ binding: 0, resource: { buffer: uniformBuffer } }],
+      });
+      pass.setBindGroup(0, instancedGroup);
+      const predators = Math.min(8, scene.predators.length / 8);
+      if (predators > 0) {
+        pass.setPipeline(scenePipeline('vsPredator', 'fs'));
+        pass.draw(BOID_MESH_VERTICES, predators);
+      }
+      const obstacles = Math.min(16, scene.obstacles.length / 4);
+      if (obstacles > 0) {
+        pass.setPipeline(scenePipeline('vsObstacle', 'fsObstacle'));
+        pass.draw(6, obstacles);
+      }
+      if (scene.bounds) {
+        pass.setPipeline(scenePipeline('vsBounds', 'fsBounds', { lines: true }));
+        pass.draw(params.dimensions === 2 ? 8 : 24);
+      }
+      if (scene.attractor) {
+        pass.setPipeline(scenePipeline('vsMarker', 'fsMarker', { blend: true }));
+        pass.draw(6);
       }
       pass.end();
       timer.resolve(encoder);

@@ -4,11 +4,15 @@
  * and the TypeScript packing into an ArrayBuffer, so shader and host cannot drift apart.
  * Offsets follow WGSL's alignment rules (WGSL spec, "Alignment and Size"): scalars 4, vec2 8,
  * vec3 and vec4 16 (a vec3 is 12 bytes, so a following scalar fills its tail), mat4x4f 16;
+ * arrays (`length`) only of vec4f/vec4u, whose 16-byte stride the uniform address space needs;
  * the struct size is rounded up to its alignment and, for uniform buffers, to 16.
  */
 import type { FlockParams } from '../core/params';
 import type { Grid } from '../core/grid';
 import { EPS2 } from '../core/reference';
+import { COLOR_TABLE_SIZE, SCENE_COLORS, type ViewBasis } from '../core/render-math';
+import type { RenderScene } from '../core/scene';
+import { MAX_OBSTACLES, MAX_PREDATORS } from '../core/params';
 
 export type UniformType =
   'f32' | 'u32' | 'i32' | 'vec2f' | 'vec2u' | 'vec3f' | 'vec3u' | 'vec4f' | 'vec4u' | 'mat4x4f';
@@ -34,10 +38,14 @@ const TYPES: Record<UniformType, TypeInfo> = {
   mat4x4f: { size: 64, align: 16, kind: 'f', components: 16 },
 };
 
-/** One field: its WGSL name and type, and how to read its value from the source object. */
+/**
+ * One field: its WGSL name and type, and how to read its value from the source object. With
+ * `length`, an `array<type, length>` (vec4f or vec4u only) whose value is length * 4 numbers.
+ */
 export interface UniformField<S> {
   name: string;
   type: UniformType;
+  length?: number;
   value: (src: S) => number | ArrayLike<number>;
 }
 
@@ -70,10 +78,14 @@ export function defineUniforms<S>(
       throw new Error(`uniform ${structName}: bad or duplicate field name "${f.name}"`);
     }
     const t = TYPES[f.type];
+    if (f.length !== undefined && !(t.size === 16 && t.align === 16 && f.length >= 1)) {
+      throw new Error(`uniform ${structName}.${f.name}: arrays only of vec4f/vec4u, length >= 1`);
+    }
     offset = roundUp(offset, t.align);
     offsets[f.name] = offset;
-    lines.push(`  ${f.name}: ${f.type}, // offset ${offset}`);
-    offset += t.size;
+    const wgslType = f.length !== undefined ? `array<${f.type}, ${f.length}>` : f.type;
+    lines.push(`  ${f.name}: ${wgslType}, // offset ${offset}`);
+    offset += t.size * (f.length ?? 1);
     align = Math.max(align, t.align);
   }
   const size = roundUp(offset, align);
@@ -85,13 +97,14 @@ export function defineUniforms<S>(
       const t = TYPES[f.type];
       const raw = f.value(src);
       const vals: ArrayLike<number> = typeof raw === 'number' ? [raw] : raw;
-      if (vals.length !== t.components) {
+      const components = t.components * (f.length ?? 1);
+      if (vals.length !== components) {
         throw new Error(
-          `uniform ${structName}.${f.name}: ${t.components} component(s) expected, got ${vals.length}`,
+          `uniform ${structName}.${f.name}: ${components} component(s) expected, got ${vals.length}`,
         );
       }
       const base = offsets[f.name]!;
-      for (let c = 0; c < t.components; c++) {
+      for (let c = 0; c < components; c++) {
         const v = vals[c]!;
         const at = base + 4 * c;
         if (t.kind === 'f') view.setFloat32(at, v, true);
@@ -147,15 +160,66 @@ export interface RenderUniformSource {
   minSpeed: number;
   maxSpeed: number;
   dimensions: number;
+  /** What else to draw and how (src/core/scene.ts). */
+  scene: RenderScene;
+  /** The camera of viewProj (src/core/render-math.ts viewBasis). */
+  basis: ViewBasis;
 }
 
-/** `RenderParams`: camera (GL clip space; the vertex shader remaps z), boid size, colour ramp range. */
+/** `n` vec4s of `data` (4 * n numbers), zero-padded or cut. */
+function vec4s(data: ArrayLike<number>, n: number): Float32Array {
+  const out = new Float32Array(4 * n);
+  out.set(Array.prototype.slice.call(data, 0, 4 * n) as number[]);
+  return out;
+}
+
+/**
+ * `RenderParams`: camera (GL clip space; the vertex shader remaps z) and its axes, boid size and
+ * colouring (colour mode, uniform colour, colour table), and the scene: box outline, obstacles,
+ * predators (position then heading per predator), attractor marker, their colours.
+ */
 export const RENDER_UNIFORMS = defineUniforms<RenderUniformSource>('RenderParams', [
   { name: 'viewProj', type: 'mat4x4f', value: (s) => s.viewProj },
+  { name: 'eye', type: 'vec3f', value: (s) => s.basis.eye },
   { name: 'boidSize', type: 'f32', value: (s) => s.boidSize },
+  { name: 'right', type: 'vec3f', value: (s) => s.basis.right },
   { name: 'minSpeed', type: 'f32', value: (s) => s.minSpeed },
+  { name: 'up', type: 'vec3f', value: (s) => s.basis.up },
   { name: 'maxSpeed', type: 'f32', value: (s) => s.maxSpeed },
+  { name: 'forward', type: 'vec3f', value: (s) => s.basis.forward },
   { name: 'dimensions', type: 'u32', value: (s) => s.dimensions },
+  { name: 'color', type: 'vec3f', value: (s) => s.scene.color },
+  { name: 'colorMode', type: 'u32', value: (s) => s.scene.colorMode },
+  { name: 'boundsMin', type: 'vec3f', value: (s) => s.scene.bounds?.min ?? [0, 0, 0] },
+  { name: 'densityMax', type: 'f32', value: (s) => s.scene.densityMax },
+  { name: 'boundsMax', type: 'vec3f', value: (s) => s.scene.bounds?.max ?? [0, 0, 0] },
+  { name: 'predatorSize', type: 'f32', value: (s) => s.scene.predatorSize },
+  {
+    name: 'attractor',
+    type: 'vec4f',
+    value: (s) => [...(s.scene.attractor?.slice(0, 3) ?? [0, 0, 0]), s.scene.attractorRadius],
+  },
+  {
+    name: 'markerColor',
+    type: 'vec3f',
+    value: (s) => ((s.scene.attractor?.[3] ?? 0) < 0 ? SCENE_COLORS.repel : SCENE_COLORS.attract),
+  },
+  { name: 'obstacleColor', type: 'vec3f', value: () => SCENE_COLORS.obstacle },
+  { name: 'predatorColor', type: 'vec3f', value: () => SCENE_COLORS.predator },
+  { name: 'boundsColor', type: 'vec3f', value: () => SCENE_COLORS.bounds },
+  { name: 'table', type: 'vec4f', length: COLOR_TABLE_SIZE, value: (s) => s.scene.table },
+  {
+    name: 'obstacles',
+    type: 'vec4f',
+    length: MAX_OBSTACLES,
+    value: (s) => vec4s(s.scene.obstacles, MAX_OBSTACLES),
+  },
+  {
+    name: 'predators',
+    type: 'vec4f',
+    length: 2 * MAX_PREDATORS,
+    value: (s) => vec4s(s.scene.predators, 2 * MAX_PREDATORS),
+  },
 ]);
 
 /** Generated WGSL chunks, by the file name shaders `#include`. */

@@ -102,7 +102,8 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   let rendererReady: () => void = () => undefined;
   const warmAfter = new Promise<void>((resolve) => (rendererReady = resolve));
   try {
-    context.configure({ device, format, alphaMode: 'opaque' });
+    // Premultiplied, so view.background may be translucent or `transparent` (WebGL2 and Canvas 2D too).
+    context.configure({ device, format, alphaMode: 'premultiplied' });
     sim = await createFlockSimulation({
       device,
       params: init.params,

@@ -53,14 +53,34 @@ describe('uniform layouts (no GPU)', () => {
     });
     expect(SIM_UNIFORMS.size).toBe(128);
     expect(SORT_STAGE_UNIFORMS.size).toBe(16);
+    // Worked by hand from WGSL's rules: a vec3f takes 12 bytes at a 16-byte boundary, so each
+    // scalar after one fills its tail; arrays of vec4f have a 16-byte stride.
     expect(RENDER_UNIFORMS.offsets).toEqual({
       viewProj: 0,
-      boidSize: 64,
-      minSpeed: 68,
-      maxSpeed: 72,
-      dimensions: 76,
+      eye: 64,
+      boidSize: 76,
+      right: 80,
+      minSpeed: 92,
+      up: 96,
+      maxSpeed: 108,
+      forward: 112,
+      dimensions: 124,
+      color: 128,
+      colorMode: 140,
+      boundsMin: 144,
+      densityMax: 156,
+      boundsMax: 160,
+      predatorSize: 172,
+      attractor: 176,
+      markerColor: 192,
+      obstacleColor: 208,
+      predatorColor: 224,
+      boundsColor: 240,
+      table: 256,
+      obstacles: 256 + 64 * 16,
+      predators: 256 + 80 * 16,
     });
-    expect(RENDER_UNIFORMS.size).toBe(80);
+    expect(RENDER_UNIFORMS.size).toBe(256 + 96 * 16);
   });
 
   test('rejects wrong component counts and duplicate names', () => {

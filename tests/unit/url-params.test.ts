@@ -130,4 +130,31 @@ describe('parseQuery', () => {
     const r = parseQuery('?count=10&count=20');
     expect(r.options.params).toEqual({ count: 20 });
   });
+
+  test('view options by their schema names: enums, booleans, numbers, colours (%23 for #)', () => {
+    const r = parseQuery(
+      '?colorMode=heading&showBounds&showObstacles=false&fit=cover&boidSize=0.5' +
+        '&background=transparent&color=%2300ff80&count=300',
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.options.params).toEqual({ count: 300 });
+    expect(r.options.view).toEqual({
+      colorMode: 'heading',
+      showBounds: true,
+      showObstacles: false,
+      fit: 'cover',
+      boidSize: 0.5,
+      background: 'transparent',
+      color: '#00ff80',
+    });
+  });
+
+  test('a bad view option is reported with its allowed values and left out', () => {
+    const r = parseQuery('?colorMode=rainbow&showBounds=maybe&background=nope&fit=cover');
+    expect(r.options.view).toEqual({ fit: 'cover' });
+    expect(r.errors).toHaveLength(3);
+    expect(r.errors[0]).toMatch(/colorMode=rainbow ignored: .*"speed", "species"/);
+    expect(r.errors[1]).toMatch(/showBounds=maybe ignored: .*true or false/);
+    expect(r.errors[2]).toMatch(/background=nope ignored: .*CSS colour/);
+  });
 });

@@ -1,0 +1,2 @@
+export declare const TABLE_SIZE: number;
+export declare function colormapsSource(): string;

@@ -1,0 +1,279 @@
+/**
+ * The view options: how a flock is drawn (not what it does). A schema in the same shape as
+ * PARAM_SCHEMA (src/core/params.ts): each spec has name, type, default, unit and doc, numbers
+ * min/max (and a GUI step), enums their options, so validation, the demo's GUI, the URL and the
+ * <gpu-flock> element's attributes come from this one list. Types: 'float', 'enum', 'boolean'
+ * and 'color' (a CSS colour string, see src/core/color.ts). View options never touch the
+ * simulation state.
+ */
+import { parseCssColor, type RGBA } from './color';
+import { DENSITY_MAP_HEX } from './colormaps.gen';
+import { FlockError, describeValue } from './errors';
+
+/** How boids are coloured. */
+export type ColorMode = 'speed' | 'species' | 'density' | 'heading' | 'uniform';
+/** `contain`: the whole box is visible; `cover`: the box fills the canvas edge to edge (cropped). */
+export type Fit = 'contain' | 'cover';
+/** Perceptual colour maps for the density mode (from d3-scale-chromatic). */
+export type ColorMapName = keyof typeof DENSITY_MAP_HEX;
+
+/** Every view option, with its unit in the docstring. */
+export interface ViewOptions {
+  /** CSS colour behind the flock, or `transparent` (the canvas is premultiplied-alpha on every backend). */
+  background: string;
+  /**
+   * `speed` (slow blue -> fast red, minSpeed..maxSpeed), `species` (a categorical palette, one
+   * colour per species), `density` (|N_i|, the neighbour count, through `colorMap` up to
+   * `densityMax`), `heading` (direction of flight as a hue; in 3D climbing boids are lighter,
+   * diving ones darker), `uniform` (`color`).
+   */
+  colorMode: ColorMode;
+  /** The boid colour of `uniform` mode: an opaque CSS colour. */
+  color: string;
+  /** The perceptual colour map of `density` mode. */
+  colorMap: ColorMapName;
+  /** Neighbour count at the top of the density colour map (boids). */
+  densityMax: number;
+  /** Boid length, world units; 0 picks one from the box (1.5% of its largest side, at least perceptionRadius/4). */
+  boidSize: number;
+  /** How the box is framed in a canvas whose shape differs from it. */
+  fit: Fit;
+  /** Draw the box's outline. */
+  showBounds: boolean;
+  /** Draw the obstacles (shaded spheres; circles in 2D). */
+  showObstacles: boolean;
+  /** Draw the predators (larger red boids). */
+  showPredators: boolean;
+  /** Draw the attractor (a soft marker) while attractorStrength != 0. */
+  showAttractor: boolean;
+}
+
+interface ViewSpecBase<K extends keyof ViewOptions> {
+  name: K;
+  default: ViewOptions[K];
+  unit: string;
+  doc: string;
+}
+export interface ViewNumberSpec<
+  K extends keyof ViewOptions = keyof ViewOptions,
+> extends ViewSpecBase<K> {
+  type: 'float';
+  min: number;
+  max: number;
+  /** A suggested GUI step. */
+  step?: number;
+}
+export interface ViewEnumSpec<
+  K extends keyof ViewOptions = keyof ViewOptions,
+> extends ViewSpecBase<K> {
+  type: 'enum';
+  options: readonly string[];
+}
+export interface ViewBooleanSpec<
+  K extends keyof ViewOptions = keyof ViewOptions,
+> extends ViewSpecBase<K> {
+  type: 'boolean';
+}
+export interface ViewColorSpec<
+  K extends keyof ViewOptions = keyof ViewOptions,
+> extends ViewSpecBase<K> {
+  type: 'color';
+  /** Whether colours with alpha < 1 (and `transparent`) are allowed. */
+  alpha: boolean;
+}
+export type ViewSpec = ViewNumberSpec | ViewEnumSpec | ViewBooleanSpec | ViewColorSpec;
+
+/** The default background: the dark blue every backend cleared to before view options existed. */
+export const DEFAULT_BACKGROUND = '#05080f';
+
+/** The schema, in GUI order. */
+export const VIEW_SCHEMA: readonly ViewSpec[] = [
+  {
+    name: 'background',
+    type: 'color',
+    default: DEFAULT_BACKGROUND,
+    alpha: true,
+    unit: '',
+    doc: 'Background: a CSS colour or transparent',
+  },
+  {
+    name: 'colorMode',
+    type: 'enum',
+    default: 'speed',
+    options: ['speed', 'species', 'density', 'heading', 'uniform'],
+    unit: '',
+    doc: 'Boid colours',
+  },
+  {
+    name: 'color',
+    type: 'color',
+    default: '#8fd3ff',
+    alpha: false,
+    unit: '',
+    doc: 'Boid colour of the uniform mode',
+  },
+  {
+    name: 'colorMap',
+    type: 'enum',
+    default: 'viridis',
+    options: Object.keys(DENSITY_MAP_HEX),
+    unit: '',
+    doc: 'Colour map of the density mode',
+  },
+  {
+    name: 'densityMax',
+    type: 'float',
+    default: 24,
+    min: 1,
+    max: 1e6,
+    step: 1,
+    unit: 'neighbours',
+    doc: 'Neighbour count at the top of the density map',
+  },
+  {
+    name: 'boidSize',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 1e6,
+    step: 0.05,
+    unit: 'world units',
+    doc: 'Boid length (0: from the box)',
+  },
+  {
+    name: 'fit',
+    type: 'enum',
+    default: 'contain',
+    options: ['contain', 'cover'],
+    unit: '',
+    doc: 'Framing: whole box, or fill the canvas',
+  },
+  { name: 'showBounds', type: 'boolean', default: false, unit: '', doc: 'Box outline' },
+  { name: 'showObstacles', type: 'boolean', default: true, unit: '', doc: 'Obstacles' },
+  { name: 'showPredators', type: 'boolean', default: true, unit: '', doc: 'Predators' },
+  { name: 'showAttractor', type: 'boolean', default: true, unit: '', doc: 'Attractor marker' },
+] as ViewSpec[];
+
+const SPEC_BY_NAME = new Map(VIEW_SCHEMA.map((s) => [s.name, s]));
+
+/** The spec of one view option, or undefined for an unknown name. */
+export function viewSpec(name: string): ViewSpec | undefined {
+  return SPEC_BY_NAME.get(name as keyof ViewOptions);
+}
+
+/** A fresh copy of the defaults. */
+export function defaultView(): ViewOptions {
+  const out: Record<string, unknown> = {};
+  for (const s of VIEW_SCHEMA) out[s.name] = s.default;
+  return out as unknown as ViewOptions;
+}
+
+/** Words for a view spec's allowed values, used in FlockError.allowed. */
+export function viewAllowedText(spec: ViewSpec): string {
+  const unit = spec.unit ? ` (${spec.unit})` : '';
+  switch (spec.type) {
+    case 'enum':
+      return `one of ${spec.options.map((o) => describeValue(o)).join(', ')}`;
+    case 'float':
+      return `a finite number from ${spec.min} to ${spec.max}${unit}`;
+    case 'boolean':
+      return 'true or false';
+    case 'color':
+      return spec.alpha
+        ? 'a CSS colour (e.g. "#05080f", "rgb(5, 8, 15)", "navy", "rgba(0, 0, 0, 0.5)") or "transparent"'
+        : 'an opaque CSS colour (e.g. "#8fd3ff", "rgb(143, 211, 255)", "skyblue")';
+  }
+}
+
+function checkViewField(spec: ViewSpec, value: unknown): unknown {
+  const fail = (): never => {
+    throw new FlockError(spec.name, value, viewAllowedText(spec));
+  };
+  switch (spec.type) {
+    case 'enum':
+      if (!spec.options.includes(value as string)) fail();
+      return value;
+    case 'float':
+      if (typeof value !== 'number' || !Number.isFinite(value)) fail();
+      if ((value as number) < spec.min || (value as number) > spec.max) fail();
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') fail();
+      return value;
+    case 'color': {
+      const c = parseCssColor(value);
+      if (!c || (!spec.alpha && c[3] < 1)) fail();
+      return (value as string).trim();
+    }
+  }
+}
+
+/**
+ * Merges `partial` over `base` and validates each given field against VIEW_SCHEMA.
+ * Returns a new object; `base` is never modified.
+ * @throws FlockError naming the first offending field, its value and what is allowed; unknown keys too.
+ */
+export function validateView(
+  partial: Partial<ViewOptions> | Record<string, unknown> = {},
+  base: ViewOptions = defaultView(),
+): ViewOptions {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw new FlockError('view', partial, 'an object of view option names to values');
+  }
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(partial)) {
+    if (value === undefined) continue;
+    const spec = SPEC_BY_NAME.get(key as keyof ViewOptions);
+    if (!spec) {
+      throw new FlockError(
+        key,
+        value,
+        `a known view option: ${VIEW_SCHEMA.map((s) => s.name).join(', ')}`,
+        'unknown view option',
+      );
+    }
+    merged[key] = checkViewField(spec, value);
+  }
+  return merged as unknown as ViewOptions;
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The value a text (a URL query value, an element attribute) stands for, as `spec`'s type wants
+ * it: numbers parsed, enums by name, booleans from `''`, `1`, `true`, `on` (true) and `0`,
+ * `false`, `off` (false), colours as given. Text that fits no value passes through unchanged, so
+ * validateView's error shows it.
+ */
+export function viewValueFromText(spec: ViewSpec, text: string): unknown {
+  const t = text.trim();
+  switch (spec.type) {
+    case 'float':
+      return NUMBER.test(t) ? Number(t) : text;
+    case 'enum':
+      return spec.options.find((o) => o === t) ?? text;
+    case 'boolean': {
+      const l = t.toLowerCase();
+      if (l === '' || l === '1' || l === 'true' || l === 'on') return true;
+      if (l === '0' || l === 'false' || l === 'off') return false;
+      return text;
+    }
+    case 'color':
+      return text;
+  }
+}
+
+/** The colours of a view, resolved (valid views only: validateView checked them). */
+export interface ViewColors {
+  /** Straight-alpha sRGB background. */
+  background: RGBA;
+  /** Opaque boid colour of the uniform mode, sRGB. */
+  color: [number, number, number];
+}
+
+/** Resolves a validated view's colour strings to numbers. */
+export function viewColors(view: Pick<ViewOptions, 'background' | 'color'>): ViewColors {
+  const bg = parseCssColor(view.background) ?? [0, 0, 0, 1];
+  const c = parseCssColor(view.color) ?? [1, 1, 1, 1];
+  return { background: bg, color: [c[0], c[1], c[2]] };
+}

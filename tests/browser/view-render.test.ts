@@ -1,0 +1,249 @@
+// View options drawn on every backend (webgpu, webgl2, webgl2-tf, cpu) through createFlock, read
+// back from the canvas right after flock.render() (same task, so WebGL's drawing buffer is still
+// there): a transparent background reads alpha 0 where no boid is, a given background reads that
+// colour, obstacles colour the pixels where they are, predators and the attractor's marker show,
+// the box outline lies on the box's edges, cover fills a wide canvas where contain leaves bars,
+// and bad view values are FlockErrors that keep the view. One flock per backend, ~2,000 boids, 2D
+// (the camera looks straight down z, so positions map to pixels by hand: see `px`).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createFlock, FlockError, type Flock } from '../../src/index';
+import { SCENE_COLORS } from '../../src/core/render-math';
+
+const SIZE = 200;
+/** Half the visible height in 2D (contain, square): 0.55 of the 64-unit box side. */
+const HALF_VIEW = 0.55 * 64;
+/** Pixel column (or row from the top, for -y) of world x (y) in a SIZE x SIZE contain view. */
+const px = (world: number) => SIZE / 2 + (SIZE / 2) * (world / HALF_VIEW);
+
+interface Grab {
+  w: number;
+  h: number;
+  data: Uint8ClampedArray;
+}
+
+/** Draws and copies the canvas into a 2D canvas (alpha kept: the copy starts cleared). */
+function grab(flock: Flock): Grab {
+  flock.render();
+  const src = flock.canvas;
+  const copy = document.createElement('canvas');
+  copy.width = src.width;
+  copy.height = src.height;
+  const ctx = copy.getContext('2d', { willReadFrequently: true })!;
+  ctx.clearRect(0, 0, copy.width, copy.height);
+  ctx.drawImage(src, 0, 0);
+  return {
+    w: copy.width,
+    h: copy.height,
+    data: ctx.getImageData(0, 0, copy.width, copy.height).data,
+  };
+}
+
+const at = (g: Grab, x: number, y: number) => {
+  // The pixel that contains the point (x, y) (pixel k spans [k, k + 1)).
+  const i = 4 * (Math.floor(y) * g.w + Math.floor(x));
+  return [g.data[i]!, g.data[i + 1]!, g.data[i + 2]!, g.data[i + 3]!];
+};
+const near = (a: number[], b: readonly number[], tol: number) =>
+  b.every((v, k) => Math.abs(a[k]! - v) <= tol);
+const to255 = (c: readonly number[]) => c.map((x) => Math.round(x * 255));
+
+/** Fraction of the pixels of a disc (centre, radius in pixels) for which `pred` holds. */
+function discFraction(g: Grab, cx: number, cy: number, r: number, pred: (p: number[]) => boolean) {
+  let n = 0;
+  let hit = 0;
+  for (let y = Math.floor(cy - r); y <= cy + r; y++) {
+    for (let x = Math.floor(cx - r); x <= cx + r; x++) {
+      if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 > r * r) continue;
+      n++;
+      if (pred(at(g, x, y))) hit++;
+    }
+  }
+  return hit / n;
+}
+
+/** Pixels over the whole canvas for which `pred` holds. */
+function countWhere(g: Grab, pred: (p: number[]) => boolean, x0 = 0, x1 = g.w): number {
+  let n = 0;
+  for (let y = 0; y < g.h; y++) for (let x = x0; x < x1; x++) if (pred(at(g, x, y))) n++;
+  return n;
+}
+
+const BG = [5, 8, 15];
+const isBg = (p: number[]) => near(p, BG, 2);
+
+const BACKENDS = ['webgl2', 'webgl2-tf', 'cpu', 'webgpu'] as const;
+
+describe.each(BACKENDS)('%s: view options', (backend) => {
+  let flock: Flock;
+  let canvas: HTMLCanvasElement;
+  beforeAll(async () => {
+    canvas = document.createElement('canvas');
+    canvas.style.width = `${SIZE}px`;
+    canvas.style.height = `${SIZE}px`;
+    canvas.style.display = 'block';
+    document.body.append(canvas);
+    flock = await createFlock(canvas, {
+      backend,
+      params: { count: 2003, dimensions: 2, seed: 11 },
+      view: { colorMode: 'uniform', color: '#00ff00' },
+      disable: backend === 'webgl2-tf' ? ['EXT_color_buffer_float'] : [],
+      autoStart: false,
+    });
+    expect(flock.backend).toBe(backend);
+  });
+  afterAll(() => {
+    flock?.dispose();
+    canvas?.remove();
+  });
+
+  test('the canvas has the background as its CSS background before the first frame', () => {
+    expect(canvas.style.backgroundColor).toBe('rgb(5, 8, 15)');
+  });
+
+  test('a given background reads back as that colour; uniform boids are the colour times a shade', () => {
+    flock.setView({ background: '#336699' });
+    const g = grab(flock);
+    expect(at(g, 1, 1)).toEqual([0x33, 0x66, 0x99, 255]);
+    expect(at(g, SIZE - 2, SIZE - 2)).toEqual([0x33, 0x66, 0x99, 255]);
+    // Boid pixels: pure green times a mesh shade (1, 0.8, 0.7, 0.6), never red or blue.
+    const green = countWhere(g, (p) => p[1]! > 120 && p[0]! < 12 && p[2]! < 12);
+    expect(green).toBeGreaterThan(0.01 * SIZE * SIZE);
+    flock.setView({ background: '#05080f' });
+  });
+
+  test('transparent: alpha 0 where no boid is, opaque where boids are', () => {
+    flock.setView({ background: 'transparent' });
+    const g = grab(flock);
+    expect(at(g, 1, 1)).toEqual([0, 0, 0, 0]);
+    const clear = countWhere(g, (p) => p[3] === 0);
+    const opaque = countWhere(g, (p) => p[3] === 255 && p[1]! > 120);
+    expect(clear).toBeGreaterThan(0.5 * SIZE * SIZE);
+    expect(opaque).toBeGreaterThan(0.01 * SIZE * SIZE);
+    // Translucent: rgba(255, 0, 0, 0.5) over nothing reads back as itself (unpremultiplied).
+    flock.setView({ background: 'rgba(255, 0, 0, 0.5)' });
+    const t = grab(flock);
+    const c = at(t, 1, 1);
+    expect(near(c, [255, 0, 0, 128], 2)).toBe(true);
+    // The CSS background is gone after the frame (it would double the translucent one).
+    expect(canvas.style.backgroundColor).toBe('');
+    flock.setView({ background: '#05080f' });
+  });
+
+  test('an obstacle colours the pixels where it is; hidden, it does not', () => {
+    flock.setParams({ obstacles: [{ center: [12, -8, 0], radius: 9 }] });
+    const cx = px(12);
+    const cy = px(8); // world y -8 is below the centre: screen rows grow downward
+    const r = ((SIZE / 2) * 9) / HALF_VIEW;
+    const obstacle = to255(SCENE_COLORS.obstacle.map((x) => x * 0.8));
+    const isObstacle = (p: number[]) => near(p, obstacle, 3);
+    const shown = grab(flock);
+    expect(discFraction(shown, cx, cy, 0.7 * r, isObstacle)).toBeGreaterThan(0.75);
+    // Outside its radius the obstacle is not drawn.
+    expect(discFraction(shown, px(-12), px(-8), 0.7 * r, isObstacle)).toBe(0);
+    flock.setView({ showObstacles: false });
+    const hidden = grab(flock);
+    expect(discFraction(hidden, cx, cy, 0.7 * r, isObstacle)).toBe(0);
+    flock.setView({ showObstacles: true });
+    flock.setParams({ obstacles: [] });
+  });
+
+  test('predators are drawn red, larger than boids', () => {
+    const red = (p: number[]) => p[0]! > 120 && p[1]! < 50 && p[2]! < 50;
+    expect(countWhere(grab(flock), red)).toBe(0);
+    flock.setParams({ predators: 2 });
+    const withPredators = countWhere(grab(flock), red);
+    // Two arrowheads 2.5 boid lengths long (boid length 0.96 world units = 2.7 px here).
+    expect(withPredators).toBeGreaterThan(10);
+    flock.setView({ showPredators: false });
+    expect(countWhere(grab(flock), red)).toBe(0);
+    flock.setView({ showPredators: true });
+    flock.setParams({ predators: 0 });
+  });
+
+  test('the attractor marker shows while attractorStrength != 0, its colour by sign', () => {
+    // The marker's core is its colour at full alpha (within a pixel of its centre).
+    const marker = (c: readonly number[]) => (p: number[]) => near(p, to255(c), 40);
+    flock.setParams({ attractor: [-16, 16, 0], attractorStrength: 0 });
+    const off = grab(flock);
+    expect(discFraction(off, px(-16), px(-16), 1, marker(SCENE_COLORS.attract))).toBe(0);
+    flock.setParams({ attractorStrength: 4 });
+    const on = grab(flock);
+    expect(discFraction(on, px(-16), px(-16), 1, marker(SCENE_COLORS.attract))).toBeGreaterThan(
+      0.9,
+    );
+    flock.setParams({ attractorStrength: -4 });
+    const repel = grab(flock);
+    expect(discFraction(repel, px(-16), px(-16), 1, marker(SCENE_COLORS.repel))).toBeGreaterThan(
+      0.9,
+    );
+    flock.setParams({ attractorStrength: 0 });
+  });
+
+  test('showBounds draws the outline on the box edges', () => {
+    const edge = to255(SCENE_COLORS.bounds);
+    // A 1 px line between pixel centres (or antialiased) covers two pixels partly: the outline's
+    // colour mixed with the background by at least a third.
+    const isEdge = (p: number[]) => {
+      const t = (p[0]! - BG[0]!) / (edge[0]! - BG[0]!);
+      return t >= 0.33 && edge.every((c, k) => Math.abs(p[k]! - (BG[k]! + t * (c - BG[k]!))) <= 12);
+    };
+    const onLeftWall = (g: Grab) => {
+      // Rows of the left wall (x = -32), between its corners; 2 px either side of the column.
+      let rows = 0;
+      const x = px(-32);
+      for (let y = Math.ceil(px(-28)); y < px(28); y++) {
+        for (let dx = -2; dx <= 2; dx++) {
+          if (isEdge(at(g, x + dx, y))) {
+            rows++;
+            break;
+          }
+        }
+      }
+      return rows / (px(28) - px(-28));
+    };
+    expect(onLeftWall(grab(flock))).toBeLessThan(0.1);
+    flock.setView({ showBounds: true });
+    expect(onLeftWall(grab(flock))).toBeGreaterThan(0.9);
+    flock.setView({ showBounds: false });
+  });
+
+  test('cover fills a wide canvas edge to edge; contain leaves bars at the sides', async () => {
+    canvas.style.width = `${2 * SIZE}px`;
+    const lit = (g: Grab, x0: number, x1: number) => countWhere(g, (p) => !isBg(p), x0, x1);
+    const contain = grab(flock);
+    expect(contain.w).toBe(2 * SIZE);
+    // Contain: the box (height 0.91 of the canvas) is centred; the outer 20% columns are empty.
+    expect(lit(contain, 0, 0.2 * SIZE)).toBe(0);
+    expect(lit(contain, 1.8 * SIZE, 2 * SIZE)).toBe(0);
+    flock.setView({ fit: 'cover' });
+    const cover = grab(flock);
+    // Cover: the box spans the whole width, so boids reach the outermost columns.
+    expect(lit(cover, 0, 0.2 * SIZE)).toBeGreaterThan(200);
+    expect(lit(cover, 1.8 * SIZE, 2 * SIZE)).toBeGreaterThan(200);
+    flock.setView({ fit: 'contain' });
+    canvas.style.width = `${SIZE}px`;
+  });
+
+  test('bad view values are FlockErrors naming the field; the view stays', () => {
+    const before = flock.view;
+    for (const [partial, field] of [
+      [{ colorMode: 'rainbow' }, 'colorMode'],
+      [{ background: 'no-such-colour' }, 'background'],
+      [{ fit: 'cover', boidSize: -1 }, 'boidSize'],
+      [{ showBounds: 'yes' }, 'showBounds'],
+      [{ bogus: 1 }, 'bogus'],
+    ] as const) {
+      let err: unknown;
+      try {
+        flock.setView(partial as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(FlockError);
+      expect((err as FlockError).field).toBe(field);
+      expect(flock.view).toEqual(before);
+    }
+    // And the picture is the one of the kept view.
+    expect(at(grab(flock), 1, 1)).toEqual([5, 8, 15, 255]);
+  });
+});
