@@ -248,10 +248,8 @@ export class ParamGui {
       this.addParam(folder, spec, params[spec.name]);
     }
 
-    const view = flock.view;
-    if (view && flock.setView) {
-      for (const spec of opts.viewSchema) this.addView(spec, view[spec.name]);
-    }
+    const view = flock.view as unknown as Record<string, unknown>;
+    for (const spec of opts.viewSchema) this.addView(spec, view[spec.name]);
 
     this.addBackendControls();
     this.setRunning(flock.running);
