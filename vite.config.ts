@@ -24,6 +24,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          // Some reference runs take seconds; a busy 2-core machine must not turn them into failures.
+          testTimeout: 60_000,
         },
       },
       {

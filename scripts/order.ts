@@ -88,7 +88,7 @@ for (const dims of values.dims!.split(',').map(Number) as (2 | 3)[]) {
 
 const pad = (x: string, n: number) => x.padStart(n);
 console.log(
-  `\nlocal order after ${seconds} s of simulated time (CPU reference, seed 1, ${count} boids)`,
+  `\nlocal order after ${seconds} s of simulated time (CPU reference, seed ${String(extra.seed ?? 1)}, ${count} boids)`,
 );
 console.log(
   ['dims', 'steering', 'order@0', 'order', 'mean |N_i|', 'cells used vs start', 'target']

@@ -15,6 +15,7 @@ const base = (o: Partial<FlockParams> = {}) =>
     steering: 'reynolds',
     separationRadius: 1,
     boundary: 'bounce',
+    alignmentWeight: 1,
     ...o,
   });
 

@@ -12,7 +12,8 @@ import { initialState, type FlockState } from '../../src/core/state';
 import { allFinite, parityParams } from '../support/compare';
 
 /** dt = 0.1 s keeps the hand arithmetic short. */
-const base = (o: Partial<FlockParams> = {}) => validateParams({ timeStep: 0.1, ...o });
+const base = (o: Partial<FlockParams> = {}) =>
+  validateParams({ timeStep: 0.1, alignmentWeight: 1, ...o });
 
 function state(boids: [number[], number[]][]): FlockState {
   const s: FlockState = {
