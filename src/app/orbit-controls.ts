@@ -1,7 +1,9 @@
 /**
- * Orbit camera controls for the demo. Mouse: drag rotates (yaw, pitch clamped short of the
- * poles), the wheel zooms (distance), right-drag or shift-drag pans; in 2D every drag pans (the
- * camera looks straight down z). Touch: one finger is the pointer (flock.pointer: the flock is
+ * Pointer and orbit camera controls for the demo. Mouse: the left button is the pointer
+ * (flock.pointer: the flock is drawn to it while held), the right button or Shift pushes it away;
+ * the camera moves with a modifier held (Alt, Ctrl or Cmd + drag rotates, with the right button or
+ * Shift too it pans) or with the middle button; the wheel zooms (distance); in 2D a camera drag
+ * pans (the camera looks straight down z). Pitch is clamped short of the poles. Touch: one finger is the pointer (flock.pointer: the flock is
  * drawn to it; held still for LONG_PRESS_MS it pushes away instead), two fingers orbit (pan in
  * 2D) by moving together and zoom by pinching. Listens on a container element, so it keeps working when
  * a fallback replaces the flock's canvas, and mutates `flock.camera` in place. The container should
@@ -27,6 +29,8 @@ export class OrbitControls {
   private readonly pointers = new Map<number, { x: number; y: number }>();
   private pinchDistance = 0;
   private readonly cleanups: (() => void)[] = [];
+  /** The mouse button held as the pointer (not a camera drag), by pointer id. */
+  private mouse: number | null = null;
   /** The one-finger pointer: its id, mode, where it went down and the long-press timer. */
   private touch: { id: number; mode: PointerMode; x0: number; y0: number; timer: number } | null =
     null;
@@ -62,7 +66,21 @@ export class OrbitControls {
     this.pointers.clear();
   }
 
+  /** A mouse press with a modifier or the middle button moves the camera; others are the pointer. */
+  private static cameraDrag(e: PointerEvent): boolean {
+    return e.altKey || e.ctrlKey || e.metaKey || e.button === 1 || (e.buttons & 4) !== 0;
+  }
+
+  /** Repel with the right button or Shift, else attract. */
+  private static mouseMode(e: PointerEvent): PointerMode {
+    return e.shiftKey || e.button === 2 || (e.buttons & 2) !== 0 ? 'repel' : 'attract';
+  }
+
   private down(e: PointerEvent): void {
+    if (e.pointerType !== 'touch' && this.pointers.size === 0 && !OrbitControls.cameraDrag(e)) {
+      this.mouse = e.pointerId;
+      this.sendPointer(e.clientX, e.clientY, OrbitControls.mouseMode(e));
+    }
     if (e.pointerType === 'touch') {
       const touches = [...this.pointers.keys()].length;
       if (touches === 0) this.touchPointer(e, 'attract');
@@ -82,6 +100,15 @@ export class OrbitControls {
 
   private up(e: PointerEvent): void {
     if (this.touch?.id === e.pointerId) this.releaseTouchPointer();
+    if (this.mouse === e.pointerId) {
+      // With both buttons held, letting one go keeps the pointer on with the other's mode.
+      if (e.type === 'pointerup' && (e.buttons & 3) !== 0) {
+        this.sendPointer(e.clientX, e.clientY, OrbitControls.mouseMode(e));
+        return;
+      }
+      this.mouse = null;
+      this.sendPointer(e.clientX, e.clientY, 'off');
+    }
     if (!this.pointers.delete(e.pointerId)) return;
     if (this.element.hasPointerCapture(e.pointerId))
       this.element.releasePointerCapture(e.pointerId);
@@ -104,6 +131,10 @@ export class OrbitControls {
       const half = [dx / this.pointers.size, dy / this.pointers.size] as const;
       if (this.flock.params.dimensions === 2) this.pan(half[0], half[1]);
       else this.rotate(half[0], half[1]);
+      return;
+    }
+    if (this.mouse === e.pointerId) {
+      this.sendPointer(e.clientX, e.clientY, OrbitControls.mouseMode(e));
       return;
     }
     if (this.touch?.id === e.pointerId) {

@@ -186,7 +186,7 @@ describe.skipIf(!executablePath)('demo page', () => {
     await page.close();
   });
 
-  test('GUI and camera: a rejected value is shown beside the field and reverts; drag rotates, wheel zooms', async () => {
+  test('GUI and camera: a rejected value is shown beside the field and reverts; Alt-drag rotates, wheel zooms', async () => {
     const page = await context.newPage();
     await open(page, '?backend=cpu&count=500');
     const row = (label: string) => page.locator('#param-gui li.cr', { hasText: label }).first();
@@ -208,10 +208,14 @@ describe.skipIf(!executablePath)('demo page', () => {
     await row('Dimensions').locator('select').selectOption('3');
 
     const cam0 = await page.evaluate(() => ({ ...window.flock!.camera }));
+    // The camera moves with Alt held (a plain press is the pointer).
     await page.mouse.move(300, 300);
+    await page.keyboard.down('Alt');
     await page.mouse.down();
     await page.mouse.move(380, 340, { steps: 4 });
     await page.mouse.up();
+    await page.keyboard.up('Alt');
+    expect(await page.evaluate(() => window.flock!.params.attractorStrength)).toBe(0);
     await page.mouse.wheel(0, 200);
     const cam1 = await page.evaluate(() => ({ ...window.flock!.camera }));
     expect(cam1.yaw).toBeLessThan(cam0.yaw);
@@ -219,6 +223,52 @@ describe.skipIf(!executablePath)('demo page', () => {
     await expect
       .poll(() => page.evaluate(() => window.flock!.camera.distance))
       .toBeGreaterThan(cam0.distance);
+    await page.close();
+  });
+
+  test('the mouse is the pointer: press attracts under it, right button or Shift repels, release stops', async () => {
+    const page = await context.newPage();
+    await open(page, '?backend=cpu&count=500&dimensions=2&paused');
+    const box = await page.evaluate(() => {
+      const r = window.flock!.canvas.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2, h: r.height };
+    });
+    const attractor = () =>
+      page.evaluate(() => ({
+        at: window.flock!.params.attractor,
+        s: window.flock!.params.attractorStrength,
+      }));
+    const half = await page.evaluate(() => {
+      const p = window.flock!.params;
+      return (p.boundsMax[1] - p.boundsMin[1]) / 2;
+    });
+    // The canvas centre is the box centre (2D, the default camera); 2D has z = 0.
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.down();
+    let a = await attractor();
+    expect(a.s).toBe(8); // POINTER_STRENGTH: the URL left attractorStrength at 0
+    expect(Math.abs(a.at[0])).toBeLessThan(0.02 * half);
+    expect(Math.abs(a.at[1])).toBeLessThan(0.02 * half);
+    expect(a.at[2]).toBe(0);
+    // A quarter of the height up: world +y by a quarter of the visible height (1.1 box heights).
+    await page.mouse.move(box.x, box.y - box.h / 4, { steps: 3 });
+    a = await attractor();
+    expect(a.at[1]).toBeCloseTo(0.25 * 2.2 * half, 0);
+    expect(Math.abs(a.at[0])).toBeLessThan(0.02 * half);
+    await page.mouse.up();
+    expect((await attractor()).s).toBe(0);
+    // Right button: repel, with the same magnitude.
+    await page.mouse.down({ button: 'right' });
+    expect((await attractor()).s).toBe(-8);
+    await page.mouse.up({ button: 'right' });
+    expect((await attractor()).s).toBe(0);
+    // Shift + left: repel too.
+    await page.keyboard.down('Shift');
+    await page.mouse.down();
+    expect((await attractor()).s).toBe(-8);
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    expect((await attractor()).s).toBe(0);
     await page.close();
   });
 
