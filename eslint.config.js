@@ -4,7 +4,17 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'bench-results/', '.gpu/', '.gl/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'bench-results/',
+      '.gpu/',
+      '.gl/',
+      '.pack/',
+      'examples/*/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

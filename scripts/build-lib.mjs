@@ -3,7 +3,7 @@
 //                                             chunk loaded on first use; shaders inlined as strings
 //   dist/gpu-flock.element.js                 one self-contained file for <script type="module">
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
-//                                             with new Worker(new URL('./gpu-flock.cpu-worker.js',
+//                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
 //   dist/types/**.d.ts                        declarations (only those the entries reach)
 // Shaders stay files (glsl/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
@@ -11,7 +11,7 @@
 // bundler-specific ships.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { build } from 'vite';
@@ -43,9 +43,12 @@ function workerUrlPlugin() {
         map: null,
       };
     },
-    renderChunk(code) {
+    renderChunk(code, chunk) {
       if (!code.includes(WORKER_MARK)) return null;
-      return { code: code.replaceAll(WORKER_MARK, `'./${WORKER_FILE}'`), map: null };
+      // Relative to the file that holds the code (a chunk in dist/chunks/, or dist/ itself).
+      const rel = posix.relative(posix.dirname(chunk.fileName), WORKER_FILE);
+      const url = rel.startsWith('.') ? rel : `./${rel}`;
+      return { code: code.replaceAll(WORKER_MARK, `'${url}'`), map: null };
     },
   };
 }

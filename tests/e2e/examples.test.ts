@@ -1,0 +1,361 @@
+// The examples as users run them (issue 10 item 5): the library is packed, the tarball installed
+// into examples/plain-html, vite-app and esbuild-app, each built (the vite template's
+// `tsc && vite build`, a strict .d.ts check, esbuild), served from a plain static server with a
+// strict Content-Security-Policy, and opened in headless Chromium: a GPU backend (not cpu), a
+// canvas that is not blank and moves, hero text and button on top and clickable, the cpu worker
+// found where each bundler put it, no CSP violation. The vite app also runs in `vite dev`.
+// The gzip size of the JavaScript each page loads is printed (WebGPU and WebGL2 pages).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createServer as createViteServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import type { GpuFlockElement } from '../../src/element/index';
+import { EXAMPLES, examplesDir, prepareExamples, root } from '../../scripts/examples.mjs';
+
+const executablePath = findChromium();
+const CSP = "default-src 'self'";
+const GPU_RUNGS = ['webgpu', 'webgl2', 'webgl2-tf'];
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+/** A static file server for `dir` on 127.0.0.1 (a free port), every answer with the strict CSP. */
+function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(dir, path));
+    if (!file.startsWith(dir + sep) && file !== dir) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': CSP,
+      'cache-control': 'no-store',
+    });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      resolve({ server, url: `http://127.0.0.1:${port}` });
+    });
+  });
+}
+
+interface Opened {
+  page: Page;
+  /** Gzip bytes of every JavaScript response the page loaded, by URL path. */
+  js: Map<string, number>;
+  problems: string[];
+}
+
+/** Opens `url`; optionally hides WebGPU (navigator.gpu undefined) so `auto` takes WebGL2. */
+async function open(context: BrowserContext, url: string, hideWebGPU = false): Promise<Opened> {
+  const page = await context.newPage();
+  const js = new Map<string, number>();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('response', async (r) => {
+    if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    const type = r.headers()['content-type'] ?? '';
+    if (!type.includes('javascript') || r.status() !== 200) return;
+    try {
+      js.set(new URL(r.url()).pathname, gzipSync(await r.body(), { level: 9 }).length);
+    } catch {
+      // a response whose body is gone (page closed): not counted
+    }
+  });
+  await page.addInitScript((hide: boolean) => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+    if (hide) Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined });
+  }, hideWebGPU);
+  await page.goto(url);
+  return { page, js, problems };
+}
+
+/** The hero flock's backend, once its `ready` resolves. */
+function heroBackend(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    await customElements.whenDefined('gpu-flock');
+    const el = document.querySelector('gpu-flock') as GpuFlockElement;
+    return (await el.ready).backend;
+  });
+}
+
+/**
+ * Grabs the hero's canvas twice, 600 ms apart (each right after a render, in the same task):
+ * how many pixels differ from the most common one (the background), and how many changed.
+ */
+async function grabTwice(page: Page): Promise<{ lit: number; changed: number; size: number }> {
+  return page.evaluate(async () => {
+    const el = document.querySelector('gpu-flock') as GpuFlockElement;
+    const flock = await el.ready;
+    const grab = () => {
+      flock.render();
+      const src = flock.canvas;
+      const c = document.createElement('canvas');
+      c.width = src.width;
+      c.height = src.height;
+      const ctx = c.getContext('2d', { willReadFrequently: true })!;
+      ctx.drawImage(src, 0, 0);
+      return ctx.getImageData(0, 0, c.width, c.height).data;
+    };
+    const a = grab();
+    await new Promise((r) => setTimeout(r, 600));
+    const b = grab();
+    const counts = new Map<number, number>();
+    const px = (d: Uint8ClampedArray, i: number) =>
+      ((d[i]! << 24) | (d[i + 1]! << 16) | (d[i + 2]! << 8) | d[i + 3]!) >>> 0;
+    for (let i = 0; i < b.length; i += 4) counts.set(px(b, i), (counts.get(px(b, i)) ?? 0) + 1);
+    const bg = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+    let lit = 0;
+    let changed = 0;
+    for (let i = 0; i < b.length; i += 4) {
+      if (px(b, i) !== bg) lit++;
+      let d = 0;
+      for (let k = 0; k < 4; k++) d += Math.abs(a[i + k]! - b[i + k]!);
+      if (d > 24) changed++;
+    }
+    return { lit, changed, size: b.length / 4 };
+  });
+}
+
+/** Hit-tests the centres of the hero's heading and button: what is on top there. */
+async function onTop(page: Page): Promise<{ h1: string; button: string }> {
+  return page.evaluate(() => {
+    const hit = (sel: string) => {
+      const r = document.querySelector(sel)!.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return top ? top.tagName.toLowerCase() : 'nothing';
+    };
+    return { h1: hit('h1'), button: hit('#toggle') };
+  });
+}
+
+/** Starts a cpu flock beside the hero: where its steps run (the worker file must be found). */
+async function cpuWorker(page: Page): Promise<{ info: string; reason: string }> {
+  return page.evaluate(async () => {
+    const el = document.createElement('gpu-flock') as GpuFlockElement;
+    el.setAttribute('backend', 'cpu');
+    el.setAttribute('count', '600');
+    document.body.prepend(el);
+    const flock = await el.ready;
+    await flock.step(3);
+    await flock.readState();
+    await new Promise((r) => setTimeout(r, 300)); // a worker that fails to load says so by now
+    await flock.readState();
+    const out = {
+      info: (flock as unknown as { deviceInfo: string }).deviceInfo,
+      reason: flock.fallbackReasons.cpu ?? '',
+    };
+    el.remove();
+    return out;
+  });
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function total(js: Map<string, number>): number {
+  let n = 0;
+  for (const v of js.values()) n += v;
+  return n;
+}
+
+let context: BrowserContext;
+let profile = '';
+const servers: Server[] = [];
+const urls: Record<string, string> = {};
+const sizes: string[] = [];
+
+describe.skipIf(!executablePath)('examples, packed and installed as a user would', () => {
+  beforeAll(async () => {
+    prepareExamples(() => undefined);
+    for (const [name, { serve: sub }] of Object.entries(EXAMPLES)) {
+      const { server, url } = await serve(join(examplesDir, name, sub));
+      servers.push(server);
+      urls[name] = url;
+    }
+    profile = mkdtempSync(join(tmpdir(), 'gpu-flock-examples-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: executablePath!,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 960, height: 540 },
+    });
+  }, 480_000);
+
+  afterAll(async () => {
+    await context?.close();
+    for (const s of servers) s.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    if (sizes.length) console.log(`gzip JavaScript each example page loads:\n${sizes.join('\n')}`);
+  });
+
+  test('the tarball holds dist, README and LICENSE only, no bundler-only code, no dependencies', () => {
+    const pack = join(root, '.pack');
+    const tgz = readdirSync(pack).find((f) => f.endsWith('.tgz'))!;
+    const list = execFileSync('tar', ['tzf', join(pack, tgz)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    expect(list.filter((f) => !/^(dist\/|README\.md$|LICENSE$|package\.json$)/.test(f))).toEqual(
+      [],
+    );
+    for (const f of ['dist/index.js', 'dist/element.js', 'dist/gpu-flock.element.js']) {
+      expect(list).toContain(f);
+    }
+    expect(list).toContain('dist/gpu-flock.cpu-worker.js');
+    expect(list).toContain('dist/types/index.d.ts');
+    const installed = join(examplesDir, 'vite-app/node_modules/gpu-flock');
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    expect(pkg.dependencies ?? {}).toEqual({});
+    for (const f of list.filter((x) => x.endsWith('.js'))) {
+      const text = readFileSync(join(installed, f), 'utf8');
+      expect(text, f).not.toMatch(/import\.meta\.glob|["'][^"'\n]*\?raw["']/);
+    }
+  });
+
+  test('Node imports the package: schema and CPU reference work, createFlock says it needs a browser', () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import('gpu-flock');
+         const el = await import('gpu-flock/element');
+         const p = m.defaultParams();
+         const s = m.initialState({ ...p, count: 300 });
+         const next = m.referenceStep(s, { ...p, count: 300 });
+         let err = '';
+         try { await m.createFlock(); } catch (e) { err = e.message; }
+         console.log(JSON.stringify({ n: m.PARAM_SCHEMA.length, count: next.count, err, el: typeof el.GpuFlockElement }));`,
+      ],
+      { cwd: join(examplesDir, 'vite-app'), encoding: 'utf8' },
+    );
+    const r = JSON.parse(out.trim().split('\n').pop()!) as {
+      n: number;
+      count: number;
+      err: string;
+      el: string;
+    };
+    expect(r.n).toBeGreaterThan(10);
+    expect(r.count).toBe(300);
+    expect(r.err).toMatch(/needs a browser page/);
+    expect(r.el).toBe('function');
+  });
+
+  for (const name of Object.keys(EXAMPLES)) {
+    test(`${name}: a GPU backend, a moving flock behind clickable hero text, strict CSP, worker found`, async () => {
+      const { page, js, problems } = await open(context, `${urls[name]}/`);
+      try {
+        const backend = await heroBackend(page);
+        expect(GPU_RUNGS, `backend ${backend}; problems: ${problems.join(' | ')}`).toContain(
+          backend,
+        );
+        const g = await grabTwice(page);
+        const shipped = total(js); // before the cpu check below loads that backend too
+        expect(g.lit, 'pixels that are not the background').toBeGreaterThan(200);
+        expect(g.changed, 'pixels that changed between frames').toBeGreaterThan(50);
+        expect(await onTop(page)).toEqual({ h1: 'h1', button: 'button' });
+        // SHOT_DIR=folder: keep a screenshot of each hero to look at.
+        if (process.env.SHOT_DIR)
+          await page.screenshot({ path: join(process.env.SHOT_DIR, `${name}.png`) });
+        await page.click('#toggle');
+        expect(
+          await page.evaluate(
+            () => (document.querySelector('gpu-flock') as GpuFlockElement).flock!.running,
+          ),
+        ).toBe(false);
+        await page.click('#toggle');
+        expect(
+          await page.evaluate(
+            () => (document.querySelector('gpu-flock') as GpuFlockElement).flock!.running,
+          ),
+        ).toBe(true);
+        expect(await page.locator('#backend').textContent()).toBe(backend);
+        const worker = await cpuWorker(page);
+        expect(worker.info, worker.reason).toMatch(/\(worker\)/);
+        expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual(
+          [],
+        );
+        expect(problems).toEqual([]);
+        sizes.push(`  ${name.padEnd(12)} ${backend.padEnd(7)} ${kb(shipped)}`);
+      } finally {
+        await page.close();
+      }
+      // The same page without WebGPU: the JavaScript a WebGL2 page loads.
+      const gl = await open(context, `${urls[name]}/`, true);
+      try {
+        expect(await heroBackend(gl.page)).toBe('webgl2');
+        sizes.push(`  ${name.padEnd(12)} webgl2  ${kb(total(gl.js))}`);
+      } finally {
+        await gl.page.close();
+      }
+    });
+  }
+
+  test('vite-app under `vite dev` (the dependency pre-bundled, no optimizeDeps.exclude)', async () => {
+    let server: ViteDevServer | null = null;
+    try {
+      server = await createViteServer({
+        root: join(examplesDir, 'vite-app'),
+        configFile: false,
+        logLevel: 'error',
+        server: { host: '127.0.0.1', port: 0, hmr: false },
+      });
+      await server.listen();
+      const addr = server.httpServer!.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      const { page, problems } = await open(context, `http://127.0.0.1:${port}/`);
+      try {
+        const backend = await heroBackend(page);
+        expect(GPU_RUNGS, `backend ${backend}; problems: ${problems.join(' | ')}`).toContain(
+          backend,
+        );
+        const g = await grabTwice(page);
+        expect(g.lit).toBeGreaterThan(200);
+        expect(g.changed).toBeGreaterThan(50);
+        expect(await onTop(page)).toEqual({ h1: 'h1', button: 'button' });
+        // The cpu backend's worker: found, or (where the dev server's pre-bundling moved the code
+        // away from the worker file) the main thread, said so in fallbackReasons.
+        const worker = await cpuWorker(page);
+        if (!/\(worker\)/.test(worker.info)) expect(worker.reason).toMatch(/main thread/);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await server?.close();
+    }
+  });
+});
