@@ -48,7 +48,7 @@ export const ELEMENT_ATTRIBUTES = [
   {
     attribute: 'disable',
     allowed: 'comma list of capability names',
-    default: '',
+    default: '(none)',
     doc: 'Hide capabilities to force a rung, e.g. `webgpu,EXT_color_buffer_float`. Changing it rebuilds the flock.',
   },
   {
@@ -145,8 +145,10 @@ export function parseAttribute(spec: SchemaEntry, text: string): unknown {
 
 /** The allowed values in words, for the table (the schema's own text where it has one). */
 function allowedOf(spec: SchemaEntry): string {
-  if (spec.type === 'bool' || spec.type === 'boolean') return 'boolean attribute';
+  if (spec.type === 'bool' || spec.type === 'boolean') return 'present (true), or `false`';
   if (spec.type === 'obstacles') return 'JSON list, or `x,y,z,r; x,y,z,r` (up to 16)';
+  if (spec.type === 'color')
+    return 'a CSS colour' + (spec.name === 'background' ? ', or `transparent`' : '');
   if (spec.options) return spec.options.map((o) => `\`${String(o)}\``).join(', ');
   if (['int', 'uint32', 'float', 'vec3'].includes(spec.type) && spec.min !== undefined) {
     const kind = spec.type === 'float' ? 'number' : spec.type === 'vec3' ? 'x,y,z' : 'integer';
@@ -154,7 +156,7 @@ function allowedOf(spec: SchemaEntry): string {
     return `${kind}, ${range}${spec.unit ? ` ${spec.unit}` : ''}`;
   }
   try {
-    return allowedText(spec as ParamSpec);
+    return allowedText(spec as ParamSpec) ?? spec.type;
   } catch {
     return spec.type;
   }
@@ -162,7 +164,7 @@ function allowedOf(spec: SchemaEntry): string {
 
 function defaultOf(spec: SchemaEntry): string {
   const d = spec.default;
-  if (spec.type === 'bool' || spec.type === 'boolean') return d ? 'present' : 'absent';
+  if (spec.type === 'bool' || spec.type === 'boolean') return `\`${String(Boolean(d))}\``;
   if (Array.isArray(d)) {
     if (d.length === 0) return '(none)';
     if (d.every((x) => typeof x === 'number')) return `\`${d.join(',')}\``;
