@@ -2,6 +2,7 @@
  * The one interface every backend implements (webgpu, webgl2, webgl2-tf, cpu). The Flock object
  * (src/flock.ts) and the app see only this. Backends own their GPU objects; `dispose()` is idempotent.
  */
+import type { DeviceLimits } from './core/limits';
 import type { FlockParams } from './core/params';
 import type { RenderScene } from './core/scene';
 import type { FlockState } from './core/state';
@@ -71,6 +72,8 @@ export interface BackendInit {
   state: FlockState;
   /** Capabilities hidden on purpose, e.g. 'EXT_color_buffer_float' (see FlockOptions.disable). */
   disable: ReadonlySet<string>;
+  /** Device limits capped on purpose (FlockOptions.limits, e.g. a phone's); none when absent. */
+  limits?: DeviceLimits | null;
   /** Called when the backend's device/context is lost (webgpu device.lost, webgl contextlost). */
   onLost?: (reason: string) => void;
   /** Called after a WebGL context is restored and every resource rebuilt. */

@@ -9,6 +9,7 @@ import { backendEntry, planLadder, probeBackend } from './backends';
 import { registerBuiltinBackends } from './builtin-backends';
 import { FlockError, describeValue } from './core/errors';
 import { FramePacer } from './core/frame-clock';
+import { checkLimits, limitsDisable, type DeviceLimits } from './core/limits';
 import {
   PARAM_SCHEMA,
   defaultParams,
@@ -61,6 +62,14 @@ export interface FlockOptions {
   autoStart?: boolean;
   /** Hide capabilities, e.g. ['webgpu', 'EXT_color_buffer_float', 'webgl2'], to force a rung. */
   disable?: string[];
+  /**
+   * Cap the device limits every backend sees, to run as on a phone: 'phone' (PHONE_LIMITS:
+   * MAX_TEXTURE_SIZE 4096, MAX_VERTEX_TEXTURE_IMAGE_UNITS 16, MAX_DRAW_BUFFERS 4, no GPU timer,
+   * a WebGPU compatibility-mode adapter and limits) or a DeviceLimits object. Count caps under
+   * 'phone': webgpu 4,194,304 (128 MiB bindings), webgl2 and webgl2-tf 4,194,304 (4096^2 / 4),
+   * cpu 4,096. Caps only lower limits; they never raise one.
+   */
+  limits?: 'phone' | DeviceLimits;
 }
 
 export interface FlockStats {
@@ -86,7 +95,7 @@ export interface FlockStats {
   frameBudgetMs: number;
 }
 
-const OPTION_KEYS = ['backend', 'params', 'view', 'initialState', 'autoStart', 'disable'];
+const OPTION_KEYS = ['backend', 'params', 'view', 'initialState', 'autoStart', 'disable', 'limits'];
 const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...BACKEND_LADDER];
 /** Seconds between asynchronous state snapshots (used to resume after context or device loss). */
 const SNAPSHOT_INTERVAL_S = 3;
@@ -120,6 +129,7 @@ interface CanvasOwnership {
 
 function checkOptions(options: unknown): Required<Pick<FlockOptions, 'backend' | 'autoStart'>> & {
   disable: Set<string>;
+  limits: DeviceLimits | null;
 } {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new FlockError('options', options, 'an object with keys ' + OPTION_KEYS.join(', '));
@@ -156,7 +166,9 @@ function checkOptions(options: unknown): Required<Pick<FlockOptions, 'backend' |
       `an array of ${DISABLE_NAMES.map((d) => `"${d}"`).join(', ')}`,
     );
   }
-  return { backend, autoStart, disable: new Set(disable) };
+  const limits = checkLimits(o.limits);
+  // No timer query under the caps: the timers are hidden like disable hides them.
+  return { backend, autoStart, disable: new Set([...disable, ...limitsDisable(limits)]), limits };
 }
 
 function makeCanvas(like?: HTMLCanvasElement): HTMLCanvasElement {
@@ -223,7 +235,7 @@ export async function createFlock(
       target.appendChild(canvas);
     }
   }
-  const flock = new Flock(canvas, own, params, view, opts.disable);
+  const flock = new Flock(canvas, own, params, view, opts.disable, opts.limits);
   try {
     await flock._init(opts.backend, state);
   } catch (e) {
@@ -289,6 +301,7 @@ export class Flock extends EventTarget {
     params: FlockParams,
     view: ViewOptions,
     disable: ReadonlySet<string>,
+    private readonly _limits: DeviceLimits | null = null,
   ) {
     super();
     this._canvas = canvas;
@@ -451,6 +464,7 @@ export class Flock extends EventTarget {
       params,
       state,
       disable: this._disable,
+      limits: this._limits,
       onLost: (reason) => this._onLost(kind, reason),
       onRestored: () => this._onRestored(),
       onDegraded: (reason) => {

@@ -12,6 +12,7 @@ export type { FlockOptions, FlockStats, BackendChoice } from './flock';
 export type { BackendKind, PassTimes, PassName } from './backend';
 export { BACKEND_LADDER } from './backend';
 export { FlockError } from './core/errors';
+export { PHONE_LIMITS, type DeviceLimits } from './core/limits';
 export { PARAM_SCHEMA, defaultParams, validateParams, paramSpec, allowedText } from './core/params';
 export type {
   FlockParams,

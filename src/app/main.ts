@@ -29,6 +29,7 @@ import {
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
+import { isSmallTouchScreen, probeCount, type CountProbe } from './count-probe';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui, type ViewSpecLike } from './param-gui';
@@ -51,6 +52,8 @@ export interface DemoState {
   /** The backend choice in the URL ('auto' when none). */
   backendChoice: string;
   disable: string[];
+  /** On a small touch screen: the count probe's measurement and choice. */
+  probe?: CountProbe;
 }
 
 declare global {
@@ -354,6 +357,17 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       actions.resetCamera();
     }
   });
+
+  // A phone without a count in the URL: the largest count it holds at >= 30 fps, measured.
+  if (!urlHasCount && isSmallTouchScreen()) {
+    const probe = await probeCount(flock);
+    state.probe = probe;
+    if (probe.count !== flock.params.count) setParams({ count: probe.count });
+    overlay.setProbe(
+      `small touch screen: ${probe.count.toLocaleString('en-US')} boids, the most that hold 30 fps here ` +
+        `(one step + draw took ${probe.frameMs.toFixed(0)} ms at ${probe.atCount.toLocaleString('en-US')})`,
+    );
+  }
 
   overlay.attach(flock);
   watch();

@@ -9,6 +9,7 @@ import { PASS_NAMES, type BackendKind, type Flock } from '../index';
 export class Overlay {
   private flock: Flock | null = null;
   private status = '';
+  private probe = '';
   private urlErrors: string[] = [];
   private guiError: string | null = null;
   private runtimeErrors: string[] = [];
@@ -43,6 +44,12 @@ export class Overlay {
     this.render();
   }
 
+  /** What the demo chose for this device (the count probe on a small touch screen). */
+  setProbe(text: string): void {
+    this.probe = text;
+    this.render();
+  }
+
   /** A transient state worth a line: 'context lost', 'restored', ... ('' clears it). */
   setStatus(text: string): void {
     this.status = text;
@@ -69,7 +76,11 @@ export class Overlay {
       const messages = this.urlErrors.length + (this.guiError ? 1 : 0) + this.runtimeErrors.length;
       lines.push([
         'compact',
-        `${f.backend} · ${p.count} boids · ${f.stats.fps.toFixed(0)} fps` +
+        `${f.backend} · ${p.count} boids${this.probe ? ' (chosen for 30 fps)' : ''} · ` +
+          `${f.stats.fps.toFixed(0)} fps` +
+          (f.running && f.stats.stepsPerFrame > 0 && f.stats.timeScale < 0.95
+            ? ` · ${f.stats.timeScale.toPrecision(2)}x real time`
+            : '') +
           (messages > 0 ? ` · ${messages} message${messages > 1 ? 's' : ''} (tap)` : ''),
       ]);
       const info = f.deviceInfo ? ` — ${f.deviceInfo}` : '';
@@ -104,6 +115,7 @@ export class Overlay {
     } else if (!this.fatal) {
       lines.push(['backend', 'starting…']);
     }
+    if (this.probe) lines.push(['probe', this.probe, 'note']);
     if (this.status) lines.push(['status', this.status, 'note']);
     if (this.fatal) lines.push(['fatal', `could not start: ${this.fatal}`, 'error']);
     for (const e of this.urlErrors) lines.push(['error', e, 'error']);

@@ -2,7 +2,7 @@
  * The demo's URL query -> createFlock options (DESIGN.md section 4, "The demo"). Driven by the
  * parameter schema and the view schema: every parameter name is accepted (numbers parsed, vec3 as
  * `x,y,z`, enums by name), every view option name too (`colorMode=heading`, `showBounds`,
- * `background=transparent`, `%23` for a colour's `#`), plus `backend`, `paused` and `disable`. Anything invalid or unknown becomes an error
+ * `background=transparent`, `%23` for a colour's `#`), plus `backend`, `paused`, `disable` and `limits`. Anything invalid or unknown becomes an error
  * message and is left out, so the flock starts with the rest.
  */
 import {
@@ -127,6 +127,10 @@ export function parseQuery(
       if (t === '' || t === '1' || t === 'true') paused = true;
       else if (t === '0' || t === 'false') paused = false;
       else problems.set(key, 'allowed: paused, paused=1, paused=true, paused=0 or paused=false');
+    } else if (key === 'limits') {
+      // limits=phone: every backend sees a phone's limits (FlockOptions.limits).
+      if (text.trim() === 'phone') options.limits = 'phone';
+      else problems.set(key, 'allowed: limits=phone');
     } else if (key === 'disable') {
       const list = text
         .split(',')
@@ -157,6 +161,7 @@ export function parseQuery(
         'backend',
         'paused',
         'disable',
+        'limits',
         ...ownKeys,
         ...PARAM_SCHEMA.map((sp) => sp.name),
         ...VIEW_SCHEMA.map((sp) => sp.name),

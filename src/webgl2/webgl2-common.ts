@@ -15,6 +15,7 @@
  * A backend owns every GL object it creates (counted by gl-tracker.ts) and frees them in
  * dispose(); the context itself stays with the canvas.
  */
+import { capWebGL2 } from '../core/limits';
 import {
   NO_PASS_TIMES,
   type Backend,
@@ -106,6 +107,7 @@ export function openWebGL2(
     );
   }
   trackGL(gl);
+  capWebGL2(gl, init.limits ?? null);
   const deviceMax = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
   return { gl, maxTextureSize: Math.min(deviceMax, init.maxTextureSize ?? deviceMax) };
 }

@@ -22,6 +22,8 @@ export const REQUESTED_LIMITS = [
 export interface FlockDeviceOptions {
   /** Request 'timestamp-query' when the adapter has it (default true). */
   timestamps?: boolean;
+  /** Request at most these limits (e.g. WebGPU compatibility mode's defaults): min(adapter, cap). */
+  capLimits?: Readonly<Record<string, number>>;
   label?: string;
 }
 
@@ -33,7 +35,8 @@ export function flockDeviceDescriptor(
   const requiredLimits: Record<string, number> = {};
   for (const k of REQUESTED_LIMITS) {
     const v = (adapter.limits as unknown as Record<string, number | undefined>)[k];
-    if (typeof v === 'number') requiredLimits[k] = v;
+    const cap = options.capLimits?.[k];
+    if (typeof v === 'number') requiredLimits[k] = cap === undefined ? v : Math.min(v, cap);
   }
   const requiredFeatures: GPUFeatureName[] = [];
   if ((options.timestamps ?? true) && adapter.features.has('timestamp-query')) {

@@ -13,6 +13,7 @@ import {
   type RenderView,
 } from '../backend';
 import { FlockError } from '../core/errors';
+import { COMPATIBILITY_LIMITS, capGPUDevice } from '../core/limits';
 import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import { describeAdapter, isFallbackAdapter, requestFlockDevice } from './device';
@@ -71,16 +72,24 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   if (init.disable.has('webgpu')) throw unavailable("hidden by disable: ['webgpu']");
   const gpu = typeof navigator !== 'undefined' ? navigator.gpu : undefined;
   if (!gpu) throw unavailable('navigator.gpu is missing (no WebGPU in this browser)');
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  // Capped to a phone's (limits.webgpu 'compatibility'): a compatibility-mode adapter and a
+  // device held to that mode's default limits instead of the adapter's own.
+  const compat = init.limits?.webgpu === 'compatibility';
+  const adapter = await gpu.requestAdapter({
+    powerPreference: 'high-performance',
+    ...(compat ? { featureLevel: 'compatibility' } : {}),
+  } as GPURequestAdapterOptions);
   if (!adapter) throw unavailable('navigator.gpu.requestAdapter() returned null');
   let device: GPUDevice;
   try {
     device = await requestFlockDevice(adapter, {
       timestamps: !init.disable.has('timestamp-query'),
+      capLimits: compat ? COMPATIBILITY_LIMITS : undefined,
     });
   } catch (e) {
     throw unavailable(`requestDevice failed: ${String(e)}`);
   }
+  if (compat) capGPUDevice(device, COMPATIBILITY_LIMITS);
   const maxCount = maxCountFor(device.limits, init.maxBufferBytes);
   if (init.params.count > maxCount) {
     const limit = bufferLimit(device.limits, init.maxBufferBytes);

@@ -465,4 +465,53 @@ describe.skipIf(!executablePath)('demo page', () => {
       .toMatch(/could not start/);
     await page.close();
   });
+
+  test('a small touch screen: the demo probes, picks a count for 30 fps and says so', async () => {
+    // A phone-sized touch viewport (coarse pointer) in a browser of its own.
+    const browser = await chromium.launch({
+      executablePath: executablePath!,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const phone = await browser.newContext({
+        viewport: { width: 390, height: 700 },
+        hasTouch: true,
+        isMobile: true,
+        deviceScaleFactor: 1,
+      });
+      const page = await phone.newPage();
+      await open(page, '?backend=webgl2');
+      const got = await page.evaluate(() => ({
+        probe: (
+          window.demo!.state as { probe?: { count: number; frameMs: number; atCount: number } }
+        ).probe,
+        count: window.flock!.params.count,
+        maxCount: window.flock!.maxCount,
+      }));
+      expect(got.probe).toBeDefined();
+      expect(got.count).toBe(got.probe!.count);
+      expect([512, 1024, 2048, 4096, 8192, 16384, 32768]).toContain(got.count);
+      expect(got.probe!.frameMs).toBeGreaterThan(0);
+      // The choice is the probe's arithmetic on its own measurement (frame cost ~ count).
+      const perBoid = got.probe!.frameMs / got.probe!.atCount;
+      if (got.count > 512) expect(got.count * perBoid).toBeLessThanOrEqual(1000 / 30);
+      const text = await page.locator('[data-field=probe]').textContent();
+      expect(text).toMatch(
+        new RegExp(
+          `small touch screen: ${got.count.toLocaleString('en-US')} boids, the most that hold 30 fps`,
+        ),
+      );
+      await expect
+        .poll(() => page.locator('[data-field=compact]').textContent())
+        .toContain('(chosen for 30 fps)');
+      // With a count in the URL the demo takes it as given: no probe.
+      await open(page, '?backend=webgl2&count=3000');
+      expect(await page.evaluate(() => window.flock!.params.count)).toBe(3000);
+      expect(await page.locator('[data-field=probe]').count()).toBe(0);
+      await phone.close();
+    } finally {
+      await browser.close();
+    }
+  });
 });

@@ -177,6 +177,10 @@ describe.skipIf(!available)('Firefox ESR (WebGL2 rungs)', () => {
     expectAllPassed(await runInFirefox('/tests/browser/api.test.ts', 'auto with webgpu'), 2);
   });
 
+  test('phone limits: webgl2, webgl2-tf and cpu match the reference with their count caps', async () => {
+    expectAllPassed(await runInFirefox('/tests/browser/phone-limits.test.ts'), 4);
+  });
+
   test.each([
     ['?count=2000&backend=webgl2', 'webgl2'],
     // No WebGPU in Firefox: auto walks to webgl2-tf once the float render target is hidden.

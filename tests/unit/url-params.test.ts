@@ -74,12 +74,19 @@ describe('parseQuery', () => {
     expect(r.errors[1]).toContain('0.01 to 1000');
   });
 
+  test('limits=phone caps the backends as on a phone; anything else is an error', () => {
+    expect(parseQuery('?limits=phone').options).toEqual({ limits: 'phone' });
+    const r = parseQuery('?limits=tablet');
+    expect(r.options.limits).toBeUndefined();
+    expect(r.errors.join()).toMatch(/limits=tablet ignored: allowed: limits=phone/);
+  });
+
   test('unknown parameters and a bad backend are errors', () => {
     const r = parseQuery('?speed=3&backend=vulkan&count=100&disable=webgpu,warp');
     expect(r.options).toEqual({ params: { count: 100 }, disable: ['webgpu'] });
     expect(r.errors).toHaveLength(3);
     expect(r.errors[0]).toMatch(
-      /speed=3 ignored: unknown URL parameter "speed"; known: backend, paused, disable, count,/,
+      /speed=3 ignored: unknown URL parameter "speed"; known: backend, paused, disable, limits, count,/,
     );
     expect(r.errors[1]).toMatch(/backend=vulkan.*"webgl2"/);
     expect(r.errors[2]).toMatch(/"warp"/);

@@ -1,0 +1,166 @@
+/**
+ * Device limits capped on purpose (FlockOptions.limits, issue 14): a desktop shows each backend
+ * the limits of a phone, so every rung is tested under them. Like `disable`, the caps only ever
+ * lower what the device offers.
+ */
+import { FlockError } from './errors';
+
+export interface DeviceLimits {
+  /** WebGL2 MAX_TEXTURE_SIZE (and MAX_RENDERBUFFER_SIZE) at most this; textures larger are refused. */
+  maxTextureSize?: number;
+  /** WebGL2 MAX_VERTEX_TEXTURE_IMAGE_UNITS at most this. */
+  maxVertexTextureImageUnits?: number;
+  /** WebGL2 MAX_DRAW_BUFFERS and MAX_COLOR_ATTACHMENTS at most this; drawBuffers with more is refused. */
+  maxDrawBuffers?: number;
+  /** false: no GPU timer (EXT_disjoint_timer_query_webgl2, 'timestamp-query' hidden). */
+  timerQuery?: boolean;
+  /**
+   * 'compatibility': a WebGPU adapter asked for with featureLevel 'compatibility' and a device
+   * with its default limits (4 storage buffers per stage, none in the vertex stage, 128
+   * invocations per workgroup, 128 MiB storage bindings); 'adapter' (default): the adapter's own.
+   */
+  webgpu?: 'adapter' | 'compatibility';
+}
+
+/** What a mid-range phone's browser offers (WebGL2 on Adreno/Mali/Apple GPUs, WebGPU compat). */
+export const PHONE_LIMITS: Readonly<Required<DeviceLimits>> = {
+  maxTextureSize: 4096,
+  maxVertexTextureImageUnits: 16,
+  maxDrawBuffers: 4,
+  timerQuery: false,
+  webgpu: 'compatibility',
+};
+
+/** WebGPU compatibility mode's default limits (the ones a 'compatibility' device is held to). */
+export const COMPATIBILITY_LIMITS: Readonly<Record<string, number>> = {
+  maxTextureDimension2D: 4096,
+  maxStorageBuffersPerShaderStage: 4,
+  maxStorageBuffersInVertexStage: 0,
+  maxComputeInvocationsPerWorkgroup: 128,
+  maxComputeWorkgroupSizeX: 128,
+  maxComputeWorkgroupStorageSize: 16384,
+  maxComputeWorkgroupsPerDimension: 65535,
+  maxStorageBufferBindingSize: 134217728,
+  maxBufferSize: 268435456,
+};
+
+const KEYS = [
+  'maxTextureSize',
+  'maxVertexTextureImageUnits',
+  'maxDrawBuffers',
+  'timerQuery',
+  'webgpu',
+];
+const ALLOWED = `'phone' or an object with ${KEYS.join(', ')}`;
+
+/**
+ * FlockOptions.limits as caps: 'phone' is PHONE_LIMITS; undefined is none (null).
+ * @throws FlockError field 'limits' (or 'limits.KEY') for anything else.
+ */
+export function checkLimits(value: unknown): DeviceLimits | null {
+  if (value === undefined) return null;
+  if (value === 'phone') return { ...PHONE_LIMITS };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new FlockError('limits', value, ALLOWED);
+  }
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!KEYS.includes(k)) throw new FlockError(`limits.${k}`, o[k], ALLOWED, 'unknown key');
+  }
+  for (const k of ['maxTextureSize', 'maxVertexTextureImageUnits', 'maxDrawBuffers']) {
+    const v = o[k];
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 1)) {
+      throw new FlockError(`limits.${k}`, v, 'an integer >= 1');
+    }
+  }
+  if (o.timerQuery !== undefined && typeof o.timerQuery !== 'boolean') {
+    throw new FlockError('limits.timerQuery', o.timerQuery, 'true or false');
+  }
+  if (o.webgpu !== undefined && o.webgpu !== 'adapter' && o.webgpu !== 'compatibility') {
+    throw new FlockError('limits.webgpu', o.webgpu, '"adapter" or "compatibility"');
+  }
+  return { ...(o as DeviceLimits) };
+}
+
+/** The capabilities `disable` gets from the caps (no timer query: both GPU timers hidden). */
+export function limitsDisable(limits: DeviceLimits | null): string[] {
+  return limits?.timerQuery === false ? ['EXT_disjoint_timer_query_webgl2', 'timestamp-query'] : [];
+}
+
+/**
+ * Caps what this WebGL2 context reports and accepts (instance properties shadow the prototype's):
+ * getParameter answers min(device, cap) for the capped limits, and texImage2D/texStorage2D larger
+ * than maxTextureSize or drawBuffers with more than maxDrawBuffers throw, as a phone would fail.
+ */
+export function capWebGL2(gl: WebGL2RenderingContext, limits: DeviceLimits | null): void {
+  if (!limits) return;
+  const caps = new Map<number, number>();
+  if (limits.maxTextureSize !== undefined) {
+    caps.set(gl.MAX_TEXTURE_SIZE, limits.maxTextureSize);
+    caps.set(gl.MAX_RENDERBUFFER_SIZE, limits.maxTextureSize);
+  }
+  if (limits.maxVertexTextureImageUnits !== undefined) {
+    caps.set(gl.MAX_VERTEX_TEXTURE_IMAGE_UNITS, limits.maxVertexTextureImageUnits);
+  }
+  if (limits.maxDrawBuffers !== undefined) {
+    caps.set(gl.MAX_DRAW_BUFFERS, limits.maxDrawBuffers);
+    caps.set(gl.MAX_COLOR_ATTACHMENTS, limits.maxDrawBuffers);
+  }
+  const getParameter = gl.getParameter.bind(gl);
+  gl.getParameter = (pname: number): unknown => {
+    const v: unknown = getParameter(pname);
+    const cap = caps.get(pname);
+    return cap !== undefined && typeof v === 'number' ? Math.min(v, cap) : v;
+  };
+  const maxTex = limits.maxTextureSize;
+  if (maxTex !== undefined) {
+    const check = (w: number, h: number): void => {
+      if (w > maxTex || h > maxTex) {
+        throw new Error(`a ${w} x ${h} texture exceeds the capped MAX_TEXTURE_SIZE ${maxTex}`);
+      }
+    };
+    const texStorage2D = gl.texStorage2D.bind(gl);
+    gl.texStorage2D = (target, levels, format, w, h) => {
+      check(w, h);
+      texStorage2D(target, levels, format, w, h);
+    };
+    const texImage2D = gl.texImage2D.bind(gl) as (...a: unknown[]) => void;
+    (gl as unknown as { texImage2D: (...a: unknown[]) => void }).texImage2D = (...a) => {
+      // (target, level, internalformat, width, height, ...) when width/height are given.
+      if (a.length >= 8 && typeof a[3] === 'number' && typeof a[4] === 'number') check(a[3], a[4]);
+      texImage2D(...a);
+    };
+  }
+  const maxDraw = limits.maxDrawBuffers;
+  if (maxDraw !== undefined) {
+    const drawBuffers = gl.drawBuffers.bind(gl);
+    gl.drawBuffers = (buffers: Iterable<number>) => {
+      const list = [...buffers];
+      if (list.length > maxDraw) {
+        throw new Error(
+          `drawBuffers with ${list.length} buffers exceeds the capped MAX_DRAW_BUFFERS ${maxDraw}`,
+        );
+      }
+      drawBuffers(list);
+    };
+  }
+}
+
+/**
+ * Holds this device to `caps` as far as our code can see: `device.limits` (an instance property
+ * shadowing the prototype's getter) answers min(device, cap). Needed where a browser hands out a
+ * core adapter for featureLevel 'compatibility' (Chromium 156 here: 8 storage buffers per stage,
+ * 256 invocations), so the backend still sizes workgroups, bindings and draw modes as a phone's
+ * compatibility-mode device would let it.
+ */
+export function capGPUDevice(device: GPUDevice, caps: Readonly<Record<string, number>>): void {
+  const real = device.limits as unknown as Record<string, number>;
+  const capped: Record<string, number> = {};
+  for (const k in real) {
+    const v = real[k];
+    if (typeof v !== 'number') continue;
+    const cap = caps[k];
+    capped[k] = cap === undefined ? v : Math.min(v, cap);
+  }
+  Object.defineProperty(device, 'limits', { value: Object.freeze(capped), configurable: true });
+}
