@@ -62,7 +62,7 @@ const GUI_RANGES: Record<string, [number, number]> = {
   turbulence: [0, 10],
   turbulenceScale: [1, 128],
   seed: [0, 9999],
-  densityMax: [1, 64],
+  densityMax: [0, 400],
   boidSize: [0, 4],
 };
 

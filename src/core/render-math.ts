@@ -52,7 +52,7 @@ export function speedColor(
 }
 
 /** Predators are drawn this many boid lengths long. */
-export const PREDATOR_SCALE = 2.5;
+export const PREDATOR_SCALE = 4;
 
 /** Boid length in world units: 1.5% of the box's largest active side, at least 0.25*perceptionRadius. */
 export function boidSizeFor(

@@ -57,6 +57,23 @@ export function viewStatic(view: ViewOptions): ViewStatic {
 }
 
 /**
+ * The density map's top when view.densityMax is 0: twice the mean |N_i| the default rules reach
+ * (README "The model": about 24 in the default 3D scene, 200 in 2D), scaled by the neighbours a
+ * uniform spread would give, u = count * (pi r^2 / area) in 2D, count * (4/3 pi r^3 / volume) in
+ * 3D: flocking gathers about 11 u in 3D and 4 u in 2D. At least 4.
+ */
+export function autoDensityMax(
+  p: Pick<FlockParams, 'count' | 'dimensions' | 'boundsMin' | 'boundsMax' | 'perceptionRadius'>,
+): number {
+  const r = p.perceptionRadius;
+  const sx = p.boundsMax[0] - p.boundsMin[0];
+  const sy = p.boundsMax[1] - p.boundsMin[1];
+  if (p.dimensions === 2) return Math.max(4, 8 * ((p.count * Math.PI * r * r) / (sx * sy)));
+  const sz = p.boundsMax[2] - p.boundsMin[2];
+  return Math.max(4, 22 * ((p.count * (4 / 3) * Math.PI * r ** 3) / (sx * sy * sz)));
+}
+
+/**
  * Predator positions and headings at simulated time t (seconds), Float32Array(8 * predators) as
  * RenderScene.predators: predatorPosition (src/core/behaviours.ts), and the direction of its
  * derivative (a central difference over 1 ms; a predator at a turning point keeps +x).
@@ -104,7 +121,7 @@ export function buildScene(
     colorMode: fixed.colorMode,
     color: fixed.color,
     table: fixed.table,
-    densityMax: view.densityMax,
+    densityMax: view.densityMax > 0 ? view.densityMax : autoDensityMax(params),
     bounds: view.showBounds ? { min: params.boundsMin, max: params.boundsMax } : null,
     obstacles,
     predators: view.showPredators ? predators : new Float32Array(0),

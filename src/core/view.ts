@@ -32,7 +32,10 @@ export interface ViewOptions {
   color: string;
   /** The perceptual colour map of `density` mode. */
   colorMap: ColorMapName;
-  /** Neighbour count at the top of the density colour map (boids). */
+  /**
+   * Neighbour count at the top of the density colour map (boids); 0 picks one from the flock's
+   * density (src/core/scene.ts autoDensityMax: about twice the mean |N_i| the default rules reach).
+   */
   densityMax: number;
   /** Boid length, world units; 0 picks one from the box (1.5% of its largest side, at least perceptionRadius/4). */
   boidSize: number;
@@ -123,12 +126,12 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
   {
     name: 'densityMax',
     type: 'float',
-    default: 24,
-    min: 1,
+    default: 0,
+    min: 0,
     max: 1e6,
     step: 1,
     unit: 'neighbours',
-    doc: 'Neighbour count at the top of the density map',
+    doc: 'Neighbour count at the top of the density map (0: from the density)',
   },
   {
     name: 'boidSize',

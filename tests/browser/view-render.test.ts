@@ -152,7 +152,7 @@ describe.each(BACKENDS)('%s: view options', (backend) => {
     expect(countWhere(grab(flock), red)).toBe(0);
     flock.setParams({ predators: 2 });
     const withPredators = countWhere(grab(flock), red);
-    // Two arrowheads 2.5 boid lengths long (boid length 0.96 world units = 2.7 px here).
+    // Two arrowheads 4 boid lengths long (boid length 0.96 world units = 2.7 px here).
     expect(withPredators).toBeGreaterThan(10);
     flock.setView({ showPredators: false });
     expect(countWhere(grab(flock), red)).toBe(0);
@@ -245,5 +245,59 @@ describe.each(BACKENDS)('%s: view options', (backend) => {
     }
     // And the picture is the one of the kept view.
     expect(at(grab(flock), 1, 1)).toEqual([5, 8, 15, 255]);
+  });
+});
+
+describe('flock.pointer (webgl2, 3D)', () => {
+  test('the attractor under the pointer on the plane through the box centre; sign by mode', async () => {
+    const canvas = document.createElement('canvas');
+    canvas.style.cssText = 'width: 300px; height: 200px; display: block';
+    document.body.append(canvas);
+    const flock = await createFlock(canvas, {
+      backend: 'webgl2',
+      params: { count: 1001, boundsMin: [0, 0, 0], boundsMax: [40, 20, 40] },
+      autoStart: false,
+    });
+    try {
+      flock.render();
+      const r = canvas.getBoundingClientRect();
+      // The camera looks at the box centre: the canvas centre is the box centre.
+      flock.pointer(r.left + r.width / 2, r.top + r.height / 2, 'attract');
+      let p = flock.params;
+      [20, 10, 20].forEach((c, a) => expect(p.attractor[a]).toBeCloseTo(c, 3));
+      expect(p.attractorStrength).toBe(8);
+      // Elsewhere the point stays on the plane through the centre, normal to the view direction.
+      flock.pointer(r.left + 0.8 * r.width, r.top + 0.3 * r.height, 'repel');
+      p = flock.params;
+      expect(p.attractorStrength).toBe(-8);
+      const cam = flock.camera;
+      const eye = [
+        cam.target[0] + cam.distance * Math.cos(cam.pitch) * Math.sin(cam.yaw),
+        cam.target[1] + cam.distance * Math.sin(cam.pitch),
+        cam.target[2] + cam.distance * Math.cos(cam.pitch) * Math.cos(cam.yaw),
+      ];
+      const n = [0, 1, 2].map((a) => cam.target[a]! - eye[a]!);
+      const off = [0, 1, 2].map((a) => p.attractor[a]! - [20, 10, 20][a]!);
+      const dot = off.reduce((s, x, a) => s + x * n[a]!, 0);
+      expect(Math.abs(dot) / Math.hypot(...n)).toBeLessThan(1e-3);
+      expect(Math.hypot(...off)).toBeGreaterThan(5);
+      // The user's magnitude is kept; 'off' sets 0 and remembers it.
+      flock.setParams({ attractorStrength: 3 });
+      flock.pointer(r.left + 10, r.top + 10, 'off');
+      expect(flock.params.attractorStrength).toBe(0);
+      flock.pointer(r.left + 10, r.top + 10, 'repel');
+      expect(flock.params.attractorStrength).toBe(-3);
+      const before = flock.params;
+      for (const bad of [
+        () => flock.pointer(0, 0, 'push' as never),
+        () => flock.pointer(Number.NaN, 0, 'attract'),
+      ]) {
+        expect(bad).toThrow(FlockError);
+        expect(flock.params).toEqual(before);
+      }
+    } finally {
+      flock.dispose();
+      canvas.remove();
+    }
   });
 });

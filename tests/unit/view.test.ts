@@ -20,7 +20,7 @@ import {
   viewProjection,
   type ColorContext,
 } from '../../src/core/render-math';
-import { buildScene, predatorScene, viewStatic } from '../../src/core/scene';
+import { autoDensityMax, buildScene, predatorScene, viewStatic } from '../../src/core/scene';
 import { predatorPosition } from '../../src/core/behaviours';
 import {
   VIEW_SCHEMA,
@@ -64,7 +64,7 @@ describe('VIEW_SCHEMA', () => {
       colorMode: 'speed',
       color: '#8fd3ff',
       colorMap: 'viridis',
-      densityMax: 24,
+      densityMax: 0,
       boidSize: 0,
       fit: 'contain',
       showBounds: false,
@@ -90,7 +90,7 @@ describe('validateView', () => {
     ['fit', 'fill', /"contain", "cover"/],
     ['boidSize', -1, /0 to 1000000 \(world units\)/],
     ['boidSize', Number.NaN, /finite number/],
-    ['densityMax', 0, /1 to 1000000/],
+    ['densityMax', -1, /0 to 1000000/],
     ['showBounds', 'yes', /true or false/],
     ['showObstacles', 1, /true or false/],
     ['background', 'not-a-colour', /CSS colour/],
@@ -363,7 +363,7 @@ describe('the scene', () => {
     expect(s.attractor).toEqual([5, 6, 0, -3]);
     expect(s.attractorRadius).toBe(9);
     expect(s.bounds).toEqual({ min: params.boundsMin, max: params.boundsMax });
-    expect(s.predatorSize).toBeCloseTo(1.25, 3);
+    expect(s.predatorSize).toBeCloseTo(2, 9);
     expect(s.background[3]).toBe(1);
     const hidden = validateView({ showObstacles: false, showAttractor: false });
     const h = buildScene(params, hidden, viewStatic(hidden), 0.5);
@@ -374,6 +374,21 @@ describe('the scene', () => {
     expect(off.attractor).toBeNull();
     const clear = validateView({ background: 'transparent' });
     expect(viewStatic(clear).background).toEqual([0, 0, 0, 0]);
+  });
+
+  test('densityMax 0: twice the mean |N_i| of the default scenes (about 24 in 3D, 200 in 2D)', () => {
+    // 16,384 boids, r = 2, box 64: uniform spread 2.11 neighbours in 3D, 50.3 in 2D.
+    expect(autoDensityMax(defaultParams())).toBeCloseTo(
+      22 * ((16384 * (4 / 3) * Math.PI * 8) / 64 ** 3),
+      9,
+    );
+    expect(autoDensityMax(defaultParams())).toBeCloseTo(46.08, 2);
+    expect(autoDensityMax(validateParams({ dimensions: 2 }))).toBeCloseTo(402.1, 1);
+    expect(autoDensityMax(validateParams({ count: 3 }))).toBe(4);
+    const view = defaultView();
+    expect(buildScene(defaultParams(), view, viewStatic(view), 1).densityMax).toBeCloseTo(46.08, 2);
+    const fixed = validateView({ densityMax: 30 });
+    expect(buildScene(defaultParams(), fixed, viewStatic(fixed), 1).densityMax).toBe(30);
   });
 
   test('predators: positions at t and unit headings along the path', () => {
