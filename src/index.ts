@@ -51,3 +51,5 @@ export {
   isPresetName,
 } from './core/presets';
 export type { Preset, PresetName } from './core/presets';
+export { DebugLayer, neighboursOf } from './debug-layer';
+export type { DebugView, PickedBoid } from './debug-layer';

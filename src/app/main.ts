@@ -14,11 +14,14 @@
 import './app.css';
 import {
   CPU_MAX_COUNT,
+  DebugLayer,
   PRESETS,
+  VIEW_SCHEMA,
   SCENE_DENSITY,
   createFlock,
   defaultCamera,
   defaultParams,
+  defaultView,
   presetOptions,
   rescaleForCount,
   sceneBounds,
@@ -32,16 +35,11 @@ import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
 import { isSmallTouchScreen, probeCount, type CountProbe } from './count-probe';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
-import { ParamGui, type ViewSpecLike } from './param-gui';
+import { ParamGui } from './param-gui';
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
-
-type ViewFlock = Flock & {
-  view?: Record<string, unknown>;
-  setView?(partial: Record<string, unknown>): void;
-};
 
 /** The page's own state beside the flock's. */
 export interface DemoState {
@@ -59,15 +57,12 @@ export interface DemoState {
 declare global {
   interface Window {
     /** The demo's state and panel (tests read them). */
-    demo?: { state: DemoState; gui: () => ParamGui; link: () => string };
+    demo?: { state: DemoState; gui: () => ParamGui; link: () => string; debug: DebugLayer };
   }
 }
 
-/** The view schema, when the library has one (src/core/view.ts). */
-async function viewSchema(): Promise<readonly ViewSpecLike[]> {
-  const lib = (await import('../index')) as unknown as { VIEW_SCHEMA?: readonly ViewSpecLike[] };
-  return lib.VIEW_SCHEMA ?? [];
-}
+/** A phone-sized screen: the flock fills it (fit: cover) and the GUI starts closed. */
+const PHONE = '(max-width: 640px)';
 
 /** The scene's density for `dimensions`: the preset's when it is of that dimension. */
 function densityFor(preset: PresetName | null, dimensions: 2 | 3): number {
@@ -154,11 +149,11 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }
   }
   overlay.setUrlErrors(query.errors);
-  const schema = await viewSchema();
-  const options = { ...query.options, params, autoStart: !query.paused };
-  // A library without view options (none in its schema) takes none.
-  if (schema.length === 0) delete (options as { view?: unknown }).view;
-  const flock = (await createFlock(container, options)) as ViewFlock;
+  const schema = VIEW_SCHEMA;
+  const view = { ...query.options.view };
+  if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
+  const options = { ...query.options, params, view, autoStart: !query.paused };
+  const flock = await createFlock(container, options);
   window.flock = flock;
   if (query.camera) Object.assign(flock.camera, query.camera);
 
@@ -183,7 +178,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     for (const s of schema) viewDefaults[s.name] = s.default;
     return demoQuery({
       params: flock.params,
-      view: flock.view ?? {},
+      view: flock.view as unknown as Record<string, unknown>,
       viewDefaults,
       preset: state.preset,
       camera,
@@ -292,11 +287,9 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     // Keep the grid build the running backend uses.
     delete next.sort;
     flock.setParams(next);
-    if (flock.setView) {
-      const defaults: Record<string, unknown> = {};
-      for (const s of schema) defaults[s.name] = s.default;
-      flock.setView({ ...defaults, ...view });
-    }
+    // The framing stays what the screen wants; the debug views stay as they are.
+    const { fit, showGrid, showVelocities } = flock.view;
+    flock.setView({ ...defaultView(), fit, showGrid, showVelocities, ...view });
     state.preset = name;
     state.autoBounds = true;
     flock.camera = defaultCamera(flock.params);
@@ -317,12 +310,30 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     });
   gui = makeGui();
   new OrbitControls(container, flock, redrawIfPaused);
-  window.demo = { state, gui: () => gui, link };
+  const debug = new DebugLayer(flock, container);
+  window.demo = { state, gui: () => gui, link, debug };
+  // A click (no drag) on a boid picks it: its radii and neighbours are drawn (pickedBoid).
+  let down: { x: number; y: number } | null = null;
+  container.addEventListener('pointerdown', (e) => {
+    down = e.button === 0 ? { x: e.clientX, y: e.clientY } : null;
+  });
+  container.addEventListener('pointerup', (e) => {
+    if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
+    down = null;
+    debug
+      .pick(e.clientX, e.clientY)
+      .then((id) => {
+        flock.setView({ pickedBoid: id });
+        if (id >= 0) overlay.setStatus(`picked boid ${id} (Escape clears)`);
+        else overlay.setStatus('');
+      })
+      .catch((err: unknown) => overlay.addRuntimeError(messageOf(err)));
+  });
 
   // The panel and the caption follow every change, whoever makes it (code, the console, a test).
   let shown = '';
   const watch = () => {
-    const key = JSON.stringify([flock.params, flock.view ?? null, state, flock.backend]);
+    const key = JSON.stringify([flock.params, flock.view, state, flock.backend]);
     if (key === shown) return;
     shown = key;
     gui.sync();
@@ -355,6 +366,9 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       e.preventDefault();
     } else if (e.key === 'r') {
       actions.resetCamera();
+    } else if (e.key === 'Escape' && flock.view.pickedBoid >= 0) {
+      flock.setView({ pickedBoid: -1 });
+      overlay.setStatus('');
     }
   });
 

@@ -64,6 +64,7 @@ const GUI_RANGES: Record<string, [number, number]> = {
   seed: [0, 9999],
   densityMax: [0, 400],
   boidSize: [0, 4],
+  pickedBoid: [-1, 16384],
 };
 
 /** Labels in words (the unit is added from the schema). */
@@ -111,6 +112,9 @@ const LABELS: Record<string, string> = {
   showObstacles: 'Obstacles',
   showPredators: 'Predators',
   showAttractor: 'Attractor marker',
+  showGrid: 'Grid cells in use',
+  showVelocities: 'Velocity lines',
+  pickedBoid: 'Picked boid (click one)',
 };
 
 type FolderName = 'Flock' | 'Behaviours' | 'World' | 'View' | 'Backend';

@@ -49,6 +49,12 @@ export interface ViewOptions {
   showPredators: boolean;
   /** Draw the attractor (a soft marker) while attractorStrength != 0. */
   showAttractor: boolean;
+  /** Debug: the grid's occupied cells over the flock (2D: all; 3D: the slice through the centre). Drawn by src/debug-layer.ts from the backend's state. */
+  showGrid: boolean;
+  /** Debug: a line per boid along its velocity (0.5 s of flight). Drawn by src/debug-layer.ts. */
+  showVelocities: boolean;
+  /** Debug: the boid (an id; -1 none) whose perception and separation radii are drawn, its neighbours ringed. Drawn by src/debug-layer.ts. */
+  pickedBoid: number;
 }
 
 interface ViewSpecBase<K extends keyof ViewOptions> {
@@ -155,6 +161,31 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
   { name: 'showObstacles', type: 'boolean', default: true, unit: '', doc: 'Obstacles' },
   { name: 'showPredators', type: 'boolean', default: true, unit: '', doc: 'Predators' },
   { name: 'showAttractor', type: 'boolean', default: true, unit: '', doc: 'Attractor marker' },
+  // Debug views (src/debug-layer.ts draws them over the flock from the backend's own state).
+  {
+    name: 'showGrid',
+    type: 'boolean',
+    default: false,
+    unit: '',
+    doc: 'Debug: occupied grid cells (3D: the slice through the centre)',
+  },
+  {
+    name: 'showVelocities',
+    type: 'boolean',
+    default: false,
+    unit: '',
+    doc: 'Debug: velocity lines (0.5 s of flight)',
+  },
+  {
+    name: 'pickedBoid',
+    type: 'float',
+    default: -1,
+    min: -1,
+    max: 16777215,
+    step: 1,
+    unit: 'boid id',
+    doc: 'Debug: the boid whose radii and neighbours are drawn (-1: none; click a boid in the demo)',
+  },
 ] as ViewSpec[];
 
 const SPEC_BY_NAME = new Map(VIEW_SCHEMA.map((s) => [s.name, s]));

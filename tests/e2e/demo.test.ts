@@ -372,6 +372,69 @@ describe.skipIf(!executablePath)('demo page', () => {
     await page.close();
   });
 
+  test('picked boid: a click picks the boid under it; its neighbours come from the GPU state and are drawn', async () => {
+    const page = await context.newPage();
+    await open(page, '?backend=webgl2&count=1500&dimensions=2&paused&perceptionRadius=4');
+    // Where boid 321 is drawn, from the backend's state (a WebGL2 read-back).
+    const target = await page.evaluate(async () => {
+      const s = await window.flock!.readState();
+      return window.demo!.debug.toClient(s.positions[4 * 321]!, s.positions[4 * 321 + 1]!, 0);
+    });
+    expect(target).not.toBeNull();
+    await page.mouse.click(target![0], target![1]);
+    await expect.poll(() => page.evaluate(() => window.flock!.view.pickedBoid)).toBeGreaterThan(-1);
+    const r = await page.evaluate(async (click) => {
+      const id = window.flock!.view.pickedBoid;
+      const s = await window.flock!.readState();
+      const p = window.flock!.params;
+      // The test's own neighbour list: every boid within r of the picked one (2D, no wrap).
+      const mine: number[] = [];
+      const P = s.positions;
+      for (let j = 0; j < s.count; j++) {
+        const d = Math.hypot(P[4 * j]! - P[4 * id]!, P[4 * j + 1]! - P[4 * id + 1]!);
+        if (j !== id && d > 1e-3 && d < p.perceptionRadius) mine.push(j);
+      }
+      // Let the layer draw a frame from this state.
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      const at = window.demo!.debug.toClient(P[4 * id]!, P[4 * id + 1]!, 0)!;
+      const layer = window.demo!.debug.canvas;
+      const k = layer.width / layer.clientWidth;
+      const ctx = layer.getContext('2d')!;
+      // The perception ring: r to the right of the boid on screen, in the layer's pixels.
+      const ring = window.demo!.debug.toClient(P[4 * id]! + p.perceptionRadius, P[4 * id + 1]!, 0)!;
+      let ringLit = 0;
+      for (let dy = -3; dy <= 3; dy++) {
+        for (let dx = -3; dx <= 3; dx++) {
+          const px = ctx.getImageData(
+            Math.round(ring[0] * k) + dx,
+            Math.round(ring[1] * k) + dy,
+            1,
+            1,
+          );
+          if (px.data[3]! > 100) ringLit++;
+        }
+      }
+      return {
+        id,
+        dist: Math.hypot(at[0] - click[0], at[1] - click[1]),
+        layerNeighbours: window.demo!.debug.picked?.neighbours ?? null,
+        mine,
+        ringLit,
+        hidden: layer.hidden,
+      };
+    }, target!);
+    expect(r.dist).toBeLessThan(16);
+    expect(r.mine.length).toBeGreaterThan(0);
+    expect(r.layerNeighbours).toEqual(r.mine);
+    expect(r.hidden).toBe(false);
+    expect(r.ringLit).toBeGreaterThan(0);
+    writeFileSync('/tmp/demo-picked.png', await page.screenshot());
+    // Escape clears it.
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => window.flock!.view.pickedBoid)).toBe(-1);
+    await page.close();
+  });
+
   test('phone 390x844: the GUI is a small button, a bottom sheet of at most half the screen when open; the overlay one line clear of the link; the centre free', async () => {
     const phone = await context.browser()!.newContext({
       viewport: { width: 390, height: 844 },

@@ -115,9 +115,14 @@ describe('demoQuery (copy link)', () => {
       '?backend=webgl2&preset=school&cohesionWeight=1.25&colorMode=density' +
         '&camera=0.1235,-0.2,88.5,1,2,3&paused=1',
     );
-    // (View options come back once the view schema is in the URL parser.)
-    const back = parseDemoQuery(link.replace('&colorMode=density', ''));
+    const back = parseDemoQuery(link);
     expect(back.errors).toEqual([]);
+    // The preset's view, then the link's colour mode over it.
+    expect(back.options.view).toEqual({
+      background: '#03243a',
+      colorMode: 'density',
+      showObstacles: true,
+    });
     expect(validateParams(back.options.params)).toEqual(params);
     expect(back.camera).toEqual({ yaw: 0.1235, pitch: -0.2, distance: 88.5, target: [1, 2, 3] });
     expect(back.paused).toBe(true);

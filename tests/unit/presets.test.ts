@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { FlockError } from '../../src/core/errors';
 import { validateParams } from '../../src/core/params';
+import { validateView } from '../../src/core/view';
 import {
   MIN_SCENE_SIDE,
   PRESETS,
@@ -55,6 +56,8 @@ describe('presets', () => {
     expect(p.count).toBe(PRESETS[name].count === 'max' ? STRESS_COUNT : PRESETS[name].count);
     expect(boxDensity(p)).toBeCloseTo(PRESETS[name].density, 2);
     expect(Object.keys(view).length).toBeGreaterThan(0);
+    // The view options pass the view schema too.
+    expect(validateView(view)).toMatchObject(view);
     // A preset never sets the box itself: the density does.
     expect(PRESETS[name].params).not.toHaveProperty('boundsMin');
   });

@@ -71,6 +71,9 @@ describe('VIEW_SCHEMA', () => {
       showObstacles: true,
       showPredators: true,
       showAttractor: true,
+      showGrid: false,
+      showVelocities: false,
+      pickedBoid: -1,
     });
     expect(defaultView()).not.toBe(defaultView());
   });
