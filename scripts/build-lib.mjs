@@ -1,7 +1,9 @@
 // `npm run build:lib`: the package in dist/ (DESIGN.md section 2).
 //   dist/index.js, dist/element.js + chunks   ES modules without dependencies; each backend is a
 //                                             chunk loaded on first use; shaders inlined as strings
-//   dist/gpu-flock.element.js                 one self-contained file for <script type="module">
+//   dist/gpu-flock.element.js (+ siblings)    for <script type="module">: no dependencies, no
+//                                             bundler; backends in gpu-flock.element-*.js beside
+//                                             it, each loaded only by a page that runs it
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
@@ -121,6 +123,30 @@ async function buildSingleFile(entry, fileName) {
   });
 }
 
+/**
+ * gpu-flock.element.js for a <script type="module"> tag: no dependencies and no bundler needed;
+ * each backend is a sibling file (gpu-flock.element-*.js) that the page loads only when it runs
+ * that backend, so a WebGL2 page does not download the WebGPU code (and vice versa).
+ */
+async function buildElementFiles() {
+  await build({
+    ...common,
+    build: {
+      outDir: dist,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      lib: {
+        entry: 'src/element/standalone.ts',
+        formats: ['es'],
+        fileName: () => 'gpu-flock.element.js',
+      },
+      rollupOptions: { output: { chunkFileNames: 'gpu-flock.element-[name]-[hash].js' } },
+    },
+  });
+}
+
 /** Relative specifiers in .d.ts files get a `.js` (or `/index.js`) ending, as Node16 resolution needs. */
 function fixDeclarations(typesDir) {
   const files = [];
@@ -190,9 +216,9 @@ async function minifyFile(fileName) {
 }
 
 await buildModules();
-await buildSingleFile('src/element/index.ts', 'gpu-flock.element.js');
+await buildElementFiles();
 await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE);
-await minifyFile('gpu-flock.element.js');
+for (const f of readdirSync(dist)) if (/^gpu-flock\.element.*\.js$/.test(f)) await minifyFile(f);
 await minifyFile(WORKER_FILE);
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
