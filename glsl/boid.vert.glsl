@@ -8,6 +8,9 @@
 
 uniform sampler2D uPos;
 uniform sampler2D uVel;
+// |N_i| per element in the state's layout (R32F), where the path stores it (uHasNbr 1).
+uniform sampler2D uNbr;
+uniform int uHasNbr;
 uniform int uShift;
 uniform mat4 uViewProj;
 uniform float uBoidSize;     // world units
@@ -56,6 +59,7 @@ void main() {
 #if PREDATORS
   vColor = uPredatorColor * m.w;
 #else
-  vColor = boidColor(v, pw.w, 0.0, uMinSpeed, uMaxSpeed, DIMS) * m.w;
+  float nbr = uHasNbr == 1 ? texelFetch(uNbr, t, 0).r : 0.0;
+  vColor = boidColor(v, pw.w, nbr, uMinSpeed, uMaxSpeed, DIMS) * m.w;
 #endif
 }

@@ -81,6 +81,9 @@ export function runDraw(
     ...common,
     uPos: state.textures[0],
     uVel: state.textures[1],
+    // |N_i| (density mode) where the state has its third texture.
+    uNbr: state.textures[2] ?? state.textures[1],
+    uHasNbr: state.textures[2] ? 1 : 0,
     uShift: state.layout.shift,
     uBoidSize: view.boidSize,
     uColorMode: scene.colorMode,

@@ -11,8 +11,8 @@
 //                state as a storage buffer (only where the device allows storage in the vertex
 //                stage; much faster where instancing is emulated, e.g. SwiftShader).
 // The colour of `density` mode needs |N_i|: the state's velocity w (see boid.wgsl) carries the
-// boid id, so |N_i| comes from the simulation's neighbour-count buffer where it has one; until
-// then density draws every boid at the bottom of its map.
+// boid id, so |N_i| comes from the simulation's `nbr` buffer (one f32 per boid, in the order of
+// the state), as a third instance attribute or a second storage buffer.
 #include "render-params.gen.wgsl"
 #include "speed-ramp.gen.wgsl"
 #include "boid-mesh.gen.wgsl"
@@ -111,10 +111,10 @@ fn meshVertex(p: vec3f, v: vec3f, corner: vec4f, size: f32) -> vec4f {
   return toClip(p + size * (corner.x * fwd + corner.y * up + corner.z * side));
 }
 
-fn boidVertex(p: vec4f, v: vec4f, corner: vec4f) -> VertexOut {
+fn boidVertex(p: vec4f, v: vec4f, nbr: f32, corner: vec4f) -> VertexOut {
   var out: VertexOut;
   out.clip = meshVertex(p.xyz, v.xyz, corner, R.boidSize);
-  out.color = boidColor(v.xyz, p.w, 0.0) * corner.w;
+  out.color = boidColor(v.xyz, p.w, nbr) * corner.w;
   return out;
 }
 
@@ -122,23 +122,25 @@ struct InstancedIn {
   @builtin(vertex_index) corner: u32,
   @location(0) boidPos: vec4f,
   @location(1) boidVel: vec4f,
+  @location(2) boidNbr: f32,
 }
 
 @vertex
 fn vsInstanced(in: InstancedIn) -> VertexOut {
   var mesh = BOID_MESH;
-  return boidVertex(in.boidPos, in.boidVel, mesh[in.corner]);
+  return boidVertex(in.boidPos, in.boidVel, in.boidNbr, mesh[in.corner]);
 }
 
 // The whole state buffer: positions, then velocities (boid.wgsl), so count = length / 2.
 @group(0) @binding(1) var<storage, read> boids: array<vec4f>;
+@group(0) @binding(2) var<storage, read> nbrs: array<f32>;
 
 @vertex
 fn vsVertexId(@builtin(vertex_index) vi: u32) -> VertexOut {
   let b = vi / BOID_MESH_VERTICES;
   let count = arrayLength(&boids) / 2u;
   var mesh = BOID_MESH;
-  return boidVertex(boids[b], boids[count + b], mesh[vi % BOID_MESH_VERTICES]);
+  return boidVertex(boids[b], boids[count + b], nbrs[b], mesh[vi % BOID_MESH_VERTICES]);
 }
 
 @fragment

@@ -51,7 +51,8 @@ export async function createBoidRenderer(
 ): Promise<BoidRenderer> {
   const module = await createCheckedModule(device, 'render.wgsl', shaderFiles(options.shaderFiles));
   const modes: DrawMode[] = ['instanced'];
-  if (vertexStorageBuffers(device) >= 1) modes.push('vertex-id');
+  // vertex-id reads the state and |N_i| as two storage buffers in the vertex stage.
+  if (vertexStorageBuffers(device) >= 2) modes.push('vertex-id');
 
   const uniformBuffer = device.createBuffer({
     label: 'flock.render.uniforms',
@@ -69,6 +70,7 @@ export async function createBoidRenderer(
         entries: [
           { binding: 0, visibility: bothStages, buffer: { type: 'uniform' } },
           { binding: 1, visibility: ShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
+          { binding: 2, visibility: ShaderStage.VERTEX, buffer: { type: 'read-only-storage' } },
         ],
       })
     : null;
@@ -128,11 +130,19 @@ export async function createBoidRenderer(
       module,
       entryPoint: 'vsInstanced',
       // The state buffer's position block and velocity block, bound at two offsets.
-      buffers: [0, 1].map((shaderLocation) => ({
-        arrayStride: 16,
-        stepMode: 'instance' as const,
-        attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
-      })),
+      buffers: [
+        ...[0, 1].map((shaderLocation) => ({
+          arrayStride: 16,
+          stepMode: 'instance' as const,
+          attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
+        })),
+        // |N_i|, one f32 per boid (the simulation's nbr buffer).
+        {
+          arrayStride: 4,
+          stepMode: 'instance' as const,
+          attributes: [{ shaderLocation: 2, offset: 0, format: 'float32' as const }],
+        },
+      ],
     },
     ...common,
   });
@@ -148,7 +158,22 @@ export async function createBoidRenderer(
 
   let depth: GPUTexture | null = null;
   let instancedGroup: GPUBindGroup | null = null;
-  let vertexIdGroup: { group: GPUBindGroup; state: GPUBuffer } | null = null;
+  let vertexIdGroup: { group: GPUBindGroup; state: GPUBuffer; nbr: GPUBuffer } | null = null;
+  /** Zeros standing in for |N_i| where the simulation keeps none. */
+  let zeros: GPUBuffer | null = null;
+  const nbrBuffer = (count: number): GPUBuffer => {
+    const own = (sim.buffers as { nbr?: GPUBuffer }).nbr;
+    if (own) return own;
+    if (!zeros || zeros.size < 4 * count) {
+      zeros?.destroy();
+      zeros = device.createBuffer({
+        label: 'flock.render.nbrZeros',
+        size: Math.max(16, 4 * count),
+        usage: BufferUsage.VERTEX | BufferUsage.STORAGE,
+      });
+    }
+    return zeros;
+  };
   let disposed = false;
   let mode: DrawMode =
     options.drawMode && modes.includes(options.drawMode) ? options.drawMode : 'instanced';
@@ -192,6 +217,7 @@ export async function createBoidRenderer(
         });
       }
       const state = sim.buffers.state;
+      const nbr = nbrBuffer(sim.count);
       const encoder = device.createCommandEncoder({ label: 'flock.render' });
       const timed = timer.beginStep();
       const timestampWrites = timed ? timer.writes('draw') : undefined;
@@ -215,14 +241,16 @@ export async function createBoidRenderer(
         ...(timestampWrites ? { timestampWrites } : {}),
       });
       if (mode === 'vertex-id' && vertexId && vertexIdLayout) {
-        if (!vertexIdGroup || vertexIdGroup.state !== state) {
+        if (!vertexIdGroup || vertexIdGroup.state !== state || vertexIdGroup.nbr !== nbr) {
           vertexIdGroup = {
             state,
+            nbr,
             group: device.createBindGroup({
               layout: vertexIdLayout,
               entries: [
                 { binding: 0, resource: { buffer: uniformBuffer } },
                 { binding: 1, resource: { buffer: state, size: sim.count * BOID_BYTES } },
+                { binding: 2, resource: { buffer: nbr, size: sim.count * 4 } },
               ],
             }),
           };
@@ -239,6 +267,7 @@ export async function createBoidRenderer(
         pass.setBindGroup(0, instancedGroup);
         pass.setVertexBuffer(0, state, 0, sim.count * 16);
         pass.setVertexBuffer(1, state, sim.count * 16, sim.count * 16);
+        pass.setVertexBuffer(2, nbr, 0, sim.count * 4);
         pass.draw(BOID_MESH_VERTICES, sim.count);
       }
       instancedGroup ??= device.createBindGroup({
@@ -277,6 +306,7 @@ export async function createBoidRenderer(
       disposed = true;
       timer.dispose();
       depth?.destroy();
+      zeros?.destroy();
       uniformBuffer.destroy();
     },
   };

@@ -224,6 +224,37 @@ describe.each(BACKENDS)('%s: view options', (backend) => {
     canvas.style.width = `${SIZE}px`;
   });
 
+  // The GPU rungs store |N_i| once the behaviours land on them (the renderers already read it).
+  test.runIf(backend === 'cpu')(
+    'density: |N_i| through the colour map (lonely boids dark purple, crowded ones yellow)',
+    async () => {
+      await flock.step(2);
+      // The state after the steps (the cpu worker draws the newest state it has answered).
+      const state = await flock.readState();
+      flock.setView({ colorMode: 'density', colorMap: 'viridis', densityMax: 4 });
+      const g = grab(flock);
+      // viridis' ends #440154 and #fde725, times the mesh shades (0.6 .. 1).
+      const top = countWhere(g, (p) => p[0]! > 140 && p[1]! > 125 && p[2]! < 60);
+      // The lower quarter of the map (|N_i| <= 1): #440154 .. #3b528b, purple to blue.
+      const bottom = countWhere(
+        g,
+        (p) => p[2]! > 40 && p[0]! > 25 && p[0]! < 75 && p[1]! < 0.7 * p[2]!,
+      );
+      let lonely = 0;
+      let crowded = 0;
+      for (let i = 0; i < state.count; i++) {
+        const n = state.velocities[4 * i + 3]!;
+        if (n <= 1) lonely++;
+        if (n >= 4) crowded++;
+      }
+      expect(lonely).toBeGreaterThan(30);
+      expect(crowded).toBeGreaterThan(200);
+      expect(top).toBeGreaterThan(100);
+      expect(bottom).toBeGreaterThan(10);
+      flock.setView({ colorMode: 'uniform', densityMax: 0 });
+    },
+  );
+
   test('bad view values are FlockErrors naming the field; the view stays', () => {
     const before = flock.view;
     for (const [partial, field] of [
