@@ -80,6 +80,14 @@ export interface BackendInit {
   onRestored?: () => void;
   /** Called when the backend runs on in a lesser way (the cpu worker could not load); the Flock adds it to fallbackReasons. */
   onDegraded?: (reason: string) => void;
+  /** Called for an error that is not a loss (a WebGPU validation or out-of-memory error). */
+  onError?: (error: unknown) => void;
+  /**
+   * The flock made this canvas: dispose() gives its context back at once (WEBGL_lose_context),
+   * so churn does not make the browser evict other pages' contexts. False for a caller's canvas,
+   * whose context another flock may use next.
+   */
+  ownsCanvas?: boolean;
 }
 
 export interface Backend {
@@ -103,6 +111,10 @@ export interface Backend {
   sync?(): Promise<void>;
   /** Steps submitted but not finished yet, where the backend can tell (the frame loop holds back above a few). */
   readonly pendingSteps?: number;
+  /** True once the context or device is lost (WebGL knows at once, before its event). */
+  isLost?(): boolean;
+  /** Largest drawing-buffer side in pixels (texture, renderbuffer and viewport limits). */
+  readonly maxCanvasSize?: number;
   /** Renderer or adapter description, for the device report. */
   readonly deviceInfo?: string;
   /** Test hook: |N_i| per boid id for the current state, counted the way the step counts. */

@@ -233,7 +233,7 @@ export async function collectDeviceReport(container: HTMLElement): Promise<Devic
  * What a backend runs on: its own device string, else the renderer (WebGL paths) or adapter
  * (WebGPU) this report read.
  */
-export function deviceOf(r: DeviceReport, kind: BackendKind, own = ''): string {
+export function deviceOf(r: DeviceReport, kind: BackendKind | 'none', own = ''): string {
   if (own) return own;
   if (kind === 'webgl2' || kind === 'webgl2-tf')
     return r.webgl2.unmaskedRenderer ?? r.webgl2.renderer ?? '';
@@ -245,6 +245,7 @@ export function deviceOf(r: DeviceReport, kind: BackendKind, own = ''): string {
       .join(' ');
     return s + (r.webgpu.isFallbackAdapter ? ' (fallback adapter)' : '');
   }
+  if (kind === 'none') return '';
   return r.backends[kind]?.device ?? '';
 }
 

@@ -22,18 +22,24 @@ export class FlockError extends Error {
   }
 }
 
-/** A short printable form of any value, for error messages. */
+/** A short printable form of any value, for error messages. Never throws (hostile objects, Proxies). */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
-  if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
-  if (ArrayBuffer.isView(value)) {
-    return `${value.constructor.name}(${(value as unknown as ArrayLike<number>).length})`;
-  }
-  if (value === undefined) return 'undefined';
   try {
+    if (typeof value === 'string') return JSON.stringify(value);
+    if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'symbol' || typeof value === 'function') return typeof value;
+    if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+    if (ArrayBuffer.isView(value)) {
+      return `${value.constructor.name}(${(value as unknown as ArrayLike<number>).length})`;
+    }
+    if (value === undefined) return 'undefined';
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return `an unprintable ${typeof value}`;
+    }
   }
 }

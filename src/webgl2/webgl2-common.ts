@@ -13,7 +13,8 @@
  * readState() scatters back into id order and reports velocity.w = 0 (FlockState's convention).
  *
  * A backend owns every GL object it creates (counted by gl-tracker.ts) and frees them in
- * dispose(); the context itself stays with the canvas.
+ * dispose(); the context of a canvas the flock made (init.ownsCanvas) is given back there too
+ * (WEBGL_lose_context), a caller's canvas keeps its context for the next user.
  */
 import { capWebGL2 } from '../core/limits';
 import {
@@ -99,11 +100,13 @@ export function openWebGL2(
 ): { gl: WebGL2RenderingContext; maxTextureSize: number } {
   const gl = init.canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null;
   if (!gl) {
+    // A canvas that holds another context type (2d, webgpu) gives null; one that cannot make a
+    // WebGL2 context at all was already turned away by the probe.
     throw new FlockError(
-      'backend',
-      rung,
-      allowed,
-      'no WebGL2 context on this canvas (it may already hold another context type)',
+      'target',
+      init.canvas,
+      'a canvas without another context type (2d, webgpu)',
+      `no WebGL2 context on this canvas for ${rung}; ${allowed}`,
     );
   }
   trackGL(gl);
@@ -220,6 +223,8 @@ export abstract class WebGL2PathBase<
 > implements WebGL2PathBackend {
   abstract readonly kind: 'webgl2' | 'webgl2-tf';
   readonly maxCount: number;
+  /** Largest drawing-buffer side: MAX_RENDERBUFFER_SIZE, MAX_VIEWPORT_DIMS and MAX_TEXTURE_SIZE. */
+  readonly maxCanvasSize: number;
   drawMode: DrawMode;
   protected params: FlockParams;
   protected grid: Grid;
@@ -241,6 +246,13 @@ export abstract class WebGL2PathBase<
     private readonly init: WebGL2PathInit,
   ) {
     this.maxCount = maxCountFor(maxTextureSize);
+    const dims = gl.getParameter(gl.MAX_VIEWPORT_DIMS) as Int32Array | null;
+    this.maxCanvasSize = Math.min(
+      gl.getParameter(gl.MAX_RENDERBUFFER_SIZE) as number,
+      gl.getParameter(gl.MAX_TEXTURE_SIZE) as number,
+      dims?.[0] ?? Infinity,
+      dims?.[1] ?? Infinity,
+    );
     this.drawMode = init.drawMode ?? 'instanced';
     this.params = init.params;
     this.grid = gridFor(init.params);
@@ -588,11 +600,21 @@ export abstract class WebGL2PathBase<
     return this.countNeighbors(res, grid, order, this.count);
   }
 
+  /** The context is gone (known at once after loseContext(), before the event). */
+  isLost(): boolean {
+    return this.lost || this.gl.isContextLost();
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.canvas.removeEventListener('webglcontextlost', this.onLostEvent);
     this.canvas.removeEventListener('webglcontextrestored', this.onRestoredEvent);
     this.freeResources();
+    // Give the context back now rather than when the canvas is collected: browsers keep ~16
+    // live contexts per page and evict the oldest (another flock) beyond that.
+    if (this.init.ownsCanvas && !this.gl.isContextLost()) {
+      this.gl.getExtension('WEBGL_lose_context')?.loseContext();
+    }
   }
 }

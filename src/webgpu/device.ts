@@ -4,6 +4,8 @@
  * 128 invocations per workgroup, 4 storage buffers per stage) and 'timestamp-query' when offered.
  */
 
+import { COMPATIBILITY_LIMITS, capGPUDevice } from '../core/limits';
+
 /**
  * The limits the simulation and renderer depend on; each is requested at the adapter's maximum
  * (only those the adapter reports: an unknown key would make requestDevice reject).
@@ -66,4 +68,75 @@ export function describeAdapter(adapter: GPUAdapter): string {
   if (!i) return 'unknown adapter';
   const parts = [i.vendor, i.architecture, i.device, i.description].filter((s) => s);
   return [...new Set(parts)].join(' ') || 'unknown adapter';
+}
+
+interface SharedDevice {
+  adapter: GPUAdapter;
+  device: GPUDevice;
+  users: number;
+}
+
+/** One device per page and option set, shared by every flock on the page (issue 10 item 4). */
+const shared = new Map<string, Promise<SharedDevice>>();
+const inUse = new Map<
+  GPUDevice,
+  { key: string; promise: Promise<SharedDevice>; entry: SharedDevice }
+>();
+
+/**
+ * The page's shared flock device (adapter limits, 'timestamp-query' when asked and offered),
+ * requested on first use and counted: every acquire needs one releaseSharedDevice. Flocks on one
+ * page thereby share the device and the pipelines compiled on it (shaders.ts caches them per
+ * device). A lost device is forgotten at once, so the next acquire requests a fresh one.
+ * @throws Error when navigator.gpu is missing or there is no adapter; requestDevice's error.
+ */
+export async function acquireSharedDevice(
+  gpu: GPU,
+  options: Omit<FlockDeviceOptions, 'capLimits'> & { compatibility?: boolean } = {},
+): Promise<{ adapter: GPUAdapter; device: GPUDevice }> {
+  const compat = options.compatibility === true;
+  const key = `${options.timestamps === false ? 'no-timestamps' : 'timestamps'}|${compat ? 'compatibility' : 'core'}`;
+  let p = shared.get(key);
+  if (!p) {
+    p = (async () => {
+      const adapter = await gpu.requestAdapter({
+        powerPreference: 'high-performance',
+        ...(compat ? { featureLevel: 'compatibility' } : {}),
+      } as GPURequestAdapterOptions);
+      if (!adapter) throw new Error('navigator.gpu.requestAdapter() returned null');
+      const device = await requestFlockDevice(adapter, {
+        timestamps: options.timestamps,
+        label: options.label,
+        capLimits: compat ? COMPATIBILITY_LIMITS : undefined,
+      });
+      if (compat) capGPUDevice(device, COMPATIBILITY_LIMITS);
+      const entry: SharedDevice = { adapter, device, users: 0 };
+      void device.lost.then(() => {
+        if (shared.get(key) === p) shared.delete(key);
+      });
+      return entry;
+    })();
+    shared.set(key, p);
+    p.catch(() => {
+      if (shared.get(key) === p) shared.delete(key);
+    });
+  }
+  const entry = await p;
+  entry.users++;
+  inUse.set(entry.device, { key, promise: p, entry });
+  return { adapter: entry.adapter, device: entry.device };
+}
+
+/** Gives back one use of a shared device; the last user destroys it (its memory is freed at once). */
+export function releaseSharedDevice(device: GPUDevice): void {
+  const use = inUse.get(device);
+  if (!use) {
+    device.destroy();
+    return;
+  }
+  use.entry.users--;
+  if (use.entry.users > 0) return;
+  inUse.delete(device);
+  if (shared.get(use.key) === use.promise) shared.delete(use.key);
+  device.destroy();
 }

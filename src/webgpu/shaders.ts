@@ -59,6 +59,46 @@ export async function createCheckedModule(
   files: Readonly<Record<string, string>> = shaderFiles(),
 ): Promise<GPUShaderModule> {
   const src = resolveShader(file, files);
+  // Flocks on one page share the device (device.ts): compile each source once per device.
+  let modules = moduleCache.get(device);
+  if (!modules) moduleCache.set(device, (modules = new Map()));
+  const key = `${file}\n${src.code}`;
+  let made = modules.get(key);
+  if (!made) {
+    made = compileChecked(device, file, src);
+    modules.set(key, made);
+    made.catch(() => modules.delete(key));
+  }
+  return made;
+}
+
+/** Compiled modules per device, keyed by file and full source. */
+const moduleCache = new WeakMap<GPUDevice, Map<string, Promise<GPUShaderModule>>>();
+
+/** A compute pipeline shared by every simulation on one device: its layouts and, once made, itself. */
+interface SharedProgram {
+  layouts: GPUBindGroupLayout[];
+  descriptor: GPUComputePipelineDescriptor;
+  pipeline: GPUComputePipeline | null;
+  compiling: Promise<GPUComputePipeline> | null;
+}
+/** Compute programs per device, keyed by spec and module source. */
+const programCache = new WeakMap<GPUDevice, Map<string, SharedProgram>>();
+
+/** The pipeline of `p`, compiled asynchronously once (shared by every caller). */
+function compileAsync(device: GPUDevice, p: SharedProgram): Promise<GPUComputePipeline> {
+  p.compiling ??= device.createComputePipelineAsync(p.descriptor).then((made) => {
+    p.pipeline ??= made;
+    return p.pipeline;
+  });
+  return p.compiling;
+}
+
+async function compileChecked(
+  device: GPUDevice,
+  file: string,
+  src: ReturnType<typeof resolveShader>,
+): Promise<GPUShaderModule> {
   // A failed module is also a validation error on the device: keep it out of `uncapturederror`
   // (which the backend treats as a lost device); the ShaderError below reports it.
   device.pushErrorScope('validation');
@@ -145,43 +185,59 @@ export async function createComputePrograms<K extends string>(
   await Promise.all(
     names.map(async (f) => modules.set(f, await createCheckedModule(device, f, files))),
   );
+  // Flocks on one page share the device: each pipeline (and its layouts) is made once per device.
+  let cache = programCache.get(device);
+  if (!cache) programCache.set(device, (cache = new Map()));
+  const shared = cache;
   const entries = await Promise.all(
     (Object.entries(specs) as [K, ComputeSpec][]).map(async ([name, spec]) => {
-      const layouts = spec.groups.map((g) =>
-        device.createBindGroupLayout({
-          label: `${spec.entry}.layout`,
-          entries: Object.entries(g).map(([b, kind]) => layoutEntry(Number(b), kind)),
-        }),
-      );
-      const descriptor: GPUComputePipelineDescriptor = {
-        label: `${spec.file}:${spec.entry}`,
-        layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-        compute: {
-          module: modules.get(spec.file)!,
-          entryPoint: spec.entry,
-          constants: { WG: spec.workgroupSize, ...spec.constants },
-        },
-      };
+      const key = JSON.stringify([spec, resolveShader(spec.file, files).code]);
+      let p = shared.get(key);
+      if (!p) {
+        const layouts = spec.groups.map((g) =>
+          device.createBindGroupLayout({
+            label: `${spec.entry}.layout`,
+            entries: Object.entries(g).map(([b, kind]) => layoutEntry(Number(b), kind)),
+          }),
+        );
+        const descriptor: GPUComputePipelineDescriptor = {
+          label: `${spec.file}:${spec.entry}`,
+          layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
+          compute: {
+            module: modules.get(spec.file)!,
+            entryPoint: spec.entry,
+            constants: { WG: spec.workgroupSize, ...spec.constants },
+          },
+        };
+        p = { layouts, descriptor, pipeline: null, compiling: null };
+        shared.set(key, p);
+      }
+      const program = p;
+      const { layouts } = program;
       if (options.pipelines !== 'on-use') {
-        const pipeline = await device.createComputePipelineAsync(descriptor);
+        let pipeline: GPUComputePipeline;
+        try {
+          pipeline = program.pipeline ?? (await compileAsync(device, program));
+        } catch (e) {
+          if (shared.get(key) === program) shared.delete(key);
+          throw e;
+        }
         return [name, { pipeline, layouts, spec }] as const;
       }
-      let made: GPUComputePipeline | null = null;
-      if (options.warm?.names.includes(name)) {
+      if (options.warm?.names.includes(name) && !program.pipeline) {
         void options.warm.after
           .catch(() => undefined)
-          .then(() => (made ? made : device.createComputePipelineAsync(descriptor)))
-          .then((p) => (made ??= p))
+          .then(() => program.pipeline ?? compileAsync(device, program))
           .catch(() => undefined); // the on-use creation below reports the same error
       }
-      const program: ComputeProgram = {
+      const lazy: ComputeProgram = {
         get pipeline() {
-          return (made ??= device.createComputePipeline(descriptor));
+          return (program.pipeline ??= device.createComputePipeline(program.descriptor));
         },
         layouts,
         spec,
       };
-      return [name, program] as const;
+      return [name, lazy] as const;
     }),
   );
   return Object.fromEntries(entries) as Record<K, ComputeProgram>;

@@ -1,9 +1,11 @@
 /**
  * The WebGPU backend (DESIGN.md section 3, rung 1): the headless simulation (simulation.ts) plus
- * the renderer (renderer.ts) into the canvas's 'webgpu' context. Owns the device it requests:
- * dispose() destroys the simulation's buffers, the renderer's, unconfigures the canvas and
- * destroys the device. A device lost for any other reason, or an uncaptured GPU error, is
- * reported once through init.onLost so the Flock can fall back to the next rung.
+ * the renderer (renderer.ts) into the canvas's 'webgpu' context. The device is the page's shared
+ * flock device (device.ts acquireSharedDevice; its compiled pipelines are shared too): dispose()
+ * destroys the simulation's buffers, the renderer's, unconfigures the canvas and gives back its
+ * use of the device (the last user destroys it). A device lost for any other reason is reported
+ * once through init.onLost so the Flock can fall back to the next rung; an uncaptured validation
+ * or out-of-memory error goes to init.onError and is never taken for a loss.
  */
 import {
   NO_PASS_TIMES,
@@ -13,10 +15,14 @@ import {
   type RenderView,
 } from '../backend';
 import { FlockError } from '../core/errors';
-import { COMPATIBILITY_LIMITS, capGPUDevice } from '../core/limits';
 import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
-import { describeAdapter, isFallbackAdapter, requestFlockDevice } from './device';
+import {
+  acquireSharedDevice,
+  describeAdapter,
+  isFallbackAdapter,
+  releaseSharedDevice,
+} from './device';
 import { createBoidRenderer, type BoidRenderer, type DrawMode } from './renderer';
 import {
   BOID_BYTES,
@@ -72,28 +78,22 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   if (init.disable.has('webgpu')) throw unavailable("hidden by disable: ['webgpu']");
   const gpu = typeof navigator !== 'undefined' ? navigator.gpu : undefined;
   if (!gpu) throw unavailable('navigator.gpu is missing (no WebGPU in this browser)');
-  // Capped to a phone's (limits.webgpu 'compatibility'): a compatibility-mode adapter and a
-  // device held to that mode's default limits instead of the adapter's own.
-  const compat = init.limits?.webgpu === 'compatibility';
-  const adapter = await gpu.requestAdapter({
-    powerPreference: 'high-performance',
-    ...(compat ? { featureLevel: 'compatibility' } : {}),
-  } as GPURequestAdapterOptions);
-  if (!adapter) throw unavailable('navigator.gpu.requestAdapter() returned null');
+  let adapter: GPUAdapter;
   let device: GPUDevice;
   try {
-    device = await requestFlockDevice(adapter, {
+    // Capped to a phone's (limits.webgpu 'compatibility'): a compatibility-mode adapter and a
+    // device held to that mode's default limits instead of the adapter's own.
+    ({ adapter, device } = await acquireSharedDevice(gpu, {
       timestamps: !init.disable.has('timestamp-query'),
-      capLimits: compat ? COMPATIBILITY_LIMITS : undefined,
-    });
+      compatibility: init.limits?.webgpu === 'compatibility',
+    }));
   } catch (e) {
-    throw unavailable(`requestDevice failed: ${String(e)}`);
+    throw unavailable(`no adapter or device: ${String(e)}`);
   }
-  if (compat) capGPUDevice(device, COMPATIBILITY_LIMITS);
   const maxCount = maxCountFor(device.limits, init.maxBufferBytes);
   if (init.params.count > maxCount) {
     const limit = bufferLimit(device.limits, init.maxBufferBytes);
-    device.destroy();
+    releaseSharedDevice(device);
     throw new FlockError(
       'count',
       init.params.count,
@@ -103,8 +103,13 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   }
   const context = init.canvas.getContext('webgpu');
   if (!context) {
-    device.destroy();
-    throw unavailable('the canvas gives no webgpu context (it already has another context type)');
+    releaseSharedDevice(device);
+    throw new FlockError(
+      'target',
+      init.canvas,
+      'a canvas without another context type (2d, webgl, webgl2)',
+      'the canvas gives no webgpu context: it already holds another context type',
+    );
   }
   const format = gpu.getPreferredCanvasFormat();
   let sim: FlockSimulation | null = null;
@@ -132,7 +137,7 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   } catch (e) {
     sim?.dispose();
     context.unconfigure();
-    device.destroy();
+    releaseSharedDevice(device);
     throw e;
   }
 }
@@ -163,11 +168,23 @@ class WebGPUBackendImpl implements WebGPUBackend {
     void device.lost.then((info) => {
       this.reportLost(`WebGPU device lost (${info.reason}): ${info.message || 'no message'}`);
     });
+    // A validation or out-of-memory error is not a loss: the device still works (a canvas above
+    // the texture limit, a bad call). It is reported, and the flock carries on.
     this.onError = (ev: Event) => {
+      if (this.disposed || this.lostReported) return;
       const err = (ev as GPUUncapturedErrorEvent).error;
-      this.reportLost(`WebGPU error: ${err?.message ?? String(err)}`);
+      this.init.onError?.(new Error(`WebGPU error: ${err?.message ?? String(err)}`));
     };
     device.addEventListener('uncapturederror', this.onError);
+    this.maxCanvasSize = device.limits.maxTextureDimension2D;
+  }
+
+  /** Largest drawing-buffer side: the device's maxTextureDimension2D. */
+  readonly maxCanvasSize: number;
+
+  /** The device was lost (or destroyed from outside). */
+  isLost(): boolean {
+    return this.lostReported;
   }
 
   private reportLost(reason: string): void {
@@ -244,6 +261,7 @@ class WebGPUBackendImpl implements WebGPUBackend {
     } catch {
       // A lost device may already have dropped the configuration.
     }
-    this.device.destroy();
+    // The device is shared by the page's flocks: the last one to let go destroys it.
+    releaseSharedDevice(this.device);
   }
 }

@@ -238,7 +238,8 @@ describe.each(WEBGL2_PATHS)('$kind backend errors', (path) => {
     const params = validateParams({ count: 100 });
     const err = await catchError(path.create({ canvas, params, state: initialState(params) }));
     expect(err).toBeInstanceOf(FlockError);
-    expect((err as FlockError).field).toBe('backend');
+    // A context conflict is the caller's canvas at fault (issue 11 item 8).
+    expect((err as FlockError).field).toBe('target');
   });
 });
 

@@ -1,0 +1,286 @@
+// Issue 11 items 1, 3, 4, 5: context and device loss without rollback, every promise settles,
+// calls made during a fallback are kept and validated against the new backend.
+// The ballistic scene (tests/support/ballistic.ts) says exactly how many steps a state holds.
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  createFlock,
+  FlockError,
+  initialState,
+  type Flock,
+  type FlockState,
+} from '../../src/index';
+import type { Backend } from '../../src/backend';
+import { ballisticError, ballisticParams } from '../support/ballistic';
+import { once, sleep } from '../support/browser';
+
+const flocks: Flock[] = [];
+afterEach(() => {
+  for (const f of flocks.splice(0)) f.dispose();
+});
+
+async function make(...args: Parameters<typeof createFlock>): Promise<Flock> {
+  const f = await createFlock(...args);
+  flocks.push(f);
+  return f;
+}
+
+const backendOf = (f: Flock) => (f as unknown as { _backend: Backend | null })._backend;
+
+function loseExt(f: Flock): WEBGL_lose_context {
+  const gl = f.canvas.getContext('webgl2') as WebGL2RenderingContext;
+  return gl.getExtension('WEBGL_lose_context')!;
+}
+
+function deviceOf(f: Flock): GPUDevice {
+  return (backendOf(f) as unknown as { device: GPUDevice }).device;
+}
+
+/**
+ * Counts the steps the flock's backends take (a new backend after a fallback is counted from the
+ * 'fallback' event on; steps replayed into the same backend after a restore are subtracted).
+ */
+function countSteps(f: Flock): { n: number } {
+  const c = { n: 0 };
+  const patch = () => {
+    const b = backendOf(f) as (Backend & { _counted?: boolean }) | null;
+    if (!b || b._counted) return;
+    const real = b.step.bind(b);
+    b.step = (k: number) => {
+      c.n += k;
+      real(k);
+    };
+    b._counted = true;
+  };
+  patch();
+  f.addEventListener('fallback', patch);
+  f.addEventListener('contextrestored', (e) => {
+    c.n -= (e as CustomEvent).detail.replayedSteps ?? 0;
+  });
+  return c;
+}
+
+/** Loses the flock's context or device and waits until it is back (restored or fallen back). */
+async function loseAndRecover(f: Flock): Promise<CustomEvent> {
+  if (f.backend === 'webgpu') {
+    const fell = once<CustomEvent>(f, 'fallback', 60_000);
+    deviceOf(f).destroy();
+    return fell;
+  }
+  const ext = loseExt(f);
+  const lost = once(f, 'contextlost');
+  ext.loseContext();
+  await lost;
+  await sleep(100);
+  const back = once<CustomEvent>(f, 'contextrestored');
+  ext.restoreContext();
+  return back;
+}
+
+const GPU_RUNGS = ['webgl2', 'webgl2-tf', 'webgpu'] as const;
+
+describe.each(GPU_RUNGS)('%s: no rollback of explicit work (item 1)', (backend) => {
+  test('paused: steps and setState survive a loss exactly; lostSteps is 0', async () => {
+    const params = ballisticParams();
+    const f = await make(undefined, { backend, params, autoStart: false });
+    const s0 = initialState(params);
+    await f.step(37);
+    const ev = await loseAndRecover(f);
+    expect(ev.detail.lostSteps).toBe(0);
+    const s = await f.readState();
+    expect(ballisticError(s, s0, params, 37)).toBeLessThan(2e-3);
+    // A state given by setState, then steps, also survive a second loss.
+    const moved = initialState({ ...params, seed: 99 });
+    f.setState(moved);
+    await f.step(21);
+    const ev2 = await loseAndRecover(f);
+    expect(ev2.detail.lostSteps).toBe(0);
+    expect(ballisticError(await f.readState(), moved, params, 21)).toBeLessThan(2e-3);
+  });
+
+  test('running: the loop resumes where it was, no second of motion lost', async () => {
+    const params = ballisticParams({ count: 1333 });
+    const f = await make(undefined, { backend, params, autoStart: false });
+    const s0 = initialState(params);
+    const c = countSteps(f);
+    f.start();
+    await sleep(1500);
+    expect(c.n).toBeGreaterThan(10);
+    const ev = await loseAndRecover(f);
+    expect(ev.detail.lostSteps).toBe(0);
+    await sleep(300);
+    f.stop();
+    const s = await f.readState();
+    expect(ballisticError(s, s0, params, c.n)).toBeLessThan(2e-3);
+  });
+});
+
+describe('every promise settles (items 3 and 4)', () => {
+  test('a WebGL context never restored falls back to the next rung with the state (timeout)', async () => {
+    const params = ballisticParams();
+    const f = await make(undefined, { backend: 'webgl2', params, autoStart: false });
+    const s0 = initialState(params);
+    await f.step(11);
+    const fell = once<CustomEvent>(f, 'fallback', 30_000);
+    const lost = once(f, 'contextlost');
+    loseExt(f).loseContext();
+    await lost;
+    const read = f.readState();
+    const stepped = f.step(3);
+    const finished = f.finish();
+    const e = await fell;
+    expect(e.detail.from).toBe('webgl2');
+    expect(e.detail.to).toBe('webgl2-tf');
+    expect(e.detail.lostSteps).toBe(0);
+    expect(e.detail.reason).toMatch(/not restored within/);
+    expect(f.backend).toBe('webgl2-tf');
+    expect(ballisticError(await read, s0, params, 11)).toBeLessThan(2e-3);
+    await stepped;
+    await finished;
+    expect(ballisticError(await f.readState(), s0, params, 14)).toBeLessThan(2e-3);
+  });
+
+  test('step() cut short by dispose rejects with a FlockError on "flock"', async () => {
+    const f = await createFlock(undefined, {
+      backend: 'webgl2',
+      params: { count: 2000 },
+      autoStart: false,
+    });
+    const long = f.step(1_000_000);
+    await sleep(50);
+    f.dispose();
+    const err = await long.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(FlockError);
+    expect((err as FlockError).field).toBe('flock');
+    expect((err as FlockError).message).toMatch(/disposed/);
+  });
+
+  test('step() cut short by a WebGPU device loss rejects with a FlockError on "flock"', async () => {
+    const f = await make(undefined, {
+      backend: 'auto',
+      params: ballisticParams(),
+      autoStart: false,
+    });
+    expect(f.backend).toBe('webgpu');
+    const params = f.params;
+    const s0 = initialState(params);
+    const long = f.step(1_000_000);
+    await sleep(100);
+    const fell = once<CustomEvent>(f, 'fallback', 60_000);
+    deviceOf(f).destroy();
+    const err = await long.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(FlockError);
+    expect((err as FlockError).field).toBe('flock');
+    expect((err as FlockError).message).toMatch(/lost/);
+    // The call rejected, so none of its steps are kept: the flock is where it was before it.
+    const e = await fell;
+    expect(e.detail.lostSteps).toBeGreaterThan(0);
+    expect(ballisticError(await f.readState(), s0, params, 0)).toBeLessThan(2e-3);
+  });
+
+  test('step() issued just after loseContext() resolves only once the steps are really done', async () => {
+    const params = ballisticParams();
+    const f = await make(undefined, { backend: 'webgl2', params, autoStart: false });
+    const s0 = initialState(params);
+    const ext = loseExt(f);
+    ext.loseContext();
+    let done = false;
+    const stepped = f.step(10).then(() => {
+      done = true;
+    });
+    await sleep(300);
+    expect(done).toBe(false);
+    const back = once(f, 'contextrestored');
+    ext.restoreContext();
+    await back;
+    await stepped;
+    expect(ballisticError(await f.readState(), s0, params, 10)).toBeLessThan(2e-3);
+  });
+
+  test.each(['webgl2', 'webgpu'] as const)(
+    '%s: a readState() in flight at a loss completes with the state or rejects with a FlockError',
+    async (backend) => {
+      const params = ballisticParams();
+      const f = await make(undefined, { backend, params, autoStart: false });
+      const s0 = initialState(params);
+      await f.step(7);
+      const read = f.readState();
+      if (backend === 'webgpu') {
+        deviceOf(f).destroy();
+      } else {
+        const ext = loseExt(f);
+        ext.loseContext();
+        await sleep(100);
+        ext.restoreContext();
+      }
+      const got: unknown = await read.then(
+        (s) => s,
+        (e: unknown) => e,
+      );
+      if (got instanceof Error) {
+        expect(got).toBeInstanceOf(FlockError);
+        expect((got as FlockError).field).toBe('flock');
+      } else {
+        expect(ballisticError(got as FlockState, s0, params, 7)).toBeLessThan(2e-3);
+      }
+    },
+  );
+});
+
+describe('calls during a fallback (item 5)', () => {
+  test('a count change asked for while webgpu falls back is applied on the new rung', async () => {
+    const params = ballisticParams({ count: 1000 });
+    const f = await make(undefined, { params, autoStart: false });
+    expect(f.backend).toBe('webgpu');
+    const device = deviceOf(f);
+    const fell = once<CustomEvent>(f, 'fallback', 60_000);
+    device.destroy();
+    await device.lost;
+    await sleep(0);
+    // Between rungs the flock names the rung it starts, or 'none'; never one that is not running.
+    expect(['none', 'webgl2']).toContain(f.backend);
+    const applied = f.setParams({ count: 1500, seed: 7 });
+    await fell;
+    await applied;
+    expect(f.backend).toBe('webgl2');
+    expect(f.params.count).toBe(1500);
+    const s = await f.readState();
+    expect(s.count).toBe(1500);
+    expect(s.positions).toEqual(initialState({ ...params, count: 1500, seed: 7 }).positions);
+  });
+
+  test('a count above the new rung limit rejects with a FlockError once that rung is up', async () => {
+    const params = ballisticParams({ count: 1000 });
+    const f = await make(undefined, {
+      params,
+      autoStart: false,
+      disable: ['webgl2', 'webgl2-tf'],
+    });
+    expect(f.backend).toBe('webgpu');
+    await f.step(5);
+    const device = deviceOf(f);
+    const fell = once<CustomEvent>(f, 'fallback', 60_000);
+    device.destroy();
+    await device.lost;
+    await sleep(0);
+    expect(['none', 'cpu']).toContain(f.backend);
+    const tooMany = f.setParams({ count: 5000 });
+    const err = await Promise.resolve(tooMany).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    await fell;
+    expect(err).toBeInstanceOf(FlockError);
+    expect((err as FlockError).field).toBe('count');
+    expect(f.backend).toBe('cpu');
+    expect(f.params.count).toBe(1000);
+    const s = await f.readState();
+    expect(s.count).toBe(1000);
+    expect(ballisticError(s, initialState(params), params, 5)).toBeLessThan(2e-3);
+  });
+});
