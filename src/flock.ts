@@ -156,6 +156,8 @@ export const RESTORE_TIMEOUT_MS = 3000;
 export const MAX_STEPS_PER_CALL = 1_000_000;
 /** step(n) submits this many steps, then lets the page run. */
 const STEP_CHUNK = 8;
+/** step(n) waits for the device after this many steps (a multiple of STEP_CHUNK). */
+const STEP_SYNC = 64;
 /** Replays submit this many steps, then let the page run. */
 const REPLAY_CHUNK = 64;
 /** The drawing-buffer side used before a backend says its own limit (WebGPU's default limit). */
@@ -1322,7 +1324,14 @@ export class Flock extends EventTarget {
           const k = Math.min(n - done, STEP_CHUNK);
           this._bStep(b, k);
           done += k;
-          if (done < n) await yieldToPage();
+          if (done >= n) break;
+          if (done % STEP_SYNC === 0 && b.sync) {
+            // Backpressure: never more than STEP_SYNC steps queued on the device, so a loss or
+            // dispose() is noticed within one batch, not after a backlog of seconds.
+            await this._guard(b.sync()).catch(() => undefined);
+          } else {
+            await yieldToPage();
+          }
         }
       } finally {
         this._stepping = null;

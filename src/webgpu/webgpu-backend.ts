@@ -227,6 +227,11 @@ class WebGPUBackendImpl implements WebGPUBackend {
     return this.simulation.readState();
   }
 
+  /** Resolves once the submitted work has finished on the device (queue.onSubmittedWorkDone). */
+  sync(): Promise<void> {
+    return this.device.queue.onSubmittedWorkDone();
+  }
+
   render(view: RenderView): void {
     this.renderer.render(this.context, view);
   }
