@@ -44,6 +44,8 @@ const CSS = `
 :host { display: block; position: relative; width: 300px; height: 150px; overflow: hidden; }
 :host([hidden]) { display: none; }
 .stage { position: absolute; inset: 0; }
+.gpu-flock-debug { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }
+.gpu-flock-debug[hidden] { display: none; }
 `;
 
 let sheet: CSSStyleSheet | null = null;
@@ -115,6 +117,7 @@ export class GpuFlockElement extends Base {
   private _motionQuery: MediaQueryList | null = null;
   private _stage: HTMLDivElement | null = null;
   /** Schema attributes whose last value was rejected: retried after every accepted change. */
+  private _debug: { dispose(): void } | null = null;
   private readonly _rejected = new Set<string>();
   /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
   private _stillDrawn = false;
@@ -171,6 +174,7 @@ export class GpuFlockElement extends Base {
     const attr = BY_ATTRIBUTE.get(name);
     if (!attr || !flock) return; // read when the flock starts
     if (this._apply(flock, attr, value, true)) {
+      if (attr.target === 'view') this._debugViews();
       for (const other of [...this._rejected]) {
         const a = BY_ATTRIBUTE.get(other);
         if (a && this._apply(flock, a, this.getAttribute(other), false))
@@ -402,6 +406,7 @@ export class GpuFlockElement extends Base {
     }
     this._starting = false;
     this._flock = flock;
+    this._debugViews();
     for (const type of ['fallback', 'contextlost', 'contextrestored', 'error']) {
       flock.addEventListener(type, (ev) => {
         this.dispatchEvent(
@@ -504,9 +509,28 @@ export class GpuFlockElement extends Base {
     this._io = null;
     this._motionQuery = null;
     this._near = false;
+    this._debug?.dispose();
+    this._debug = null;
     this._flock?.dispose();
     this._flock = null;
     if (this._ready.settled) this._ready = deferred<Flock>();
+  }
+
+  /**
+   * The debug views (show-grid, show-velocities, picked-boid): src/debug-layer.ts over the
+   * flock, loaded (its own chunk) the first time one is on.
+   */
+  private _debugViews(): void {
+    const flock = this._flock;
+    if (!flock || this._debug || !this._stage) return;
+    const v = flock.view as { showGrid?: boolean; showVelocities?: boolean; pickedBoid?: number };
+    if (!v.showGrid && !v.showVelocities && !((v.pickedBoid ?? -1) >= 0)) return;
+    const generation = this._generation;
+    this._debug = { dispose() {} }; // loading
+    void import('../debug-layer').then((m) => {
+      if (generation !== this._generation || this._flock !== flock) return;
+      this._debug = new m.DebugLayer(flock, this._stage!);
+    });
   }
 }
 

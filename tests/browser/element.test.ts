@@ -149,6 +149,16 @@ describe('<gpu-flock>', () => {
     ]);
   });
 
+  test('show-grid: the debug layer over the flock, from the backend state', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1200', 'show-grid': '' });
+    const flock = await el.ready;
+    expect(flock.view.showGrid).toBe(true);
+    const layer = () => el.shadowRoot!.querySelector<HTMLCanvasElement>('canvas.gpu-flock-debug');
+    await until(() => layer() !== null && !layer()!.hidden && layer()!.width > 0);
+    el.setAttribute('show-grid', 'false');
+    await until(() => layer()!.hidden);
+  });
+
   test("the flock's events bubble from the element", async () => {
     const el = addFlock({ backend: 'webgl2', count: '1000' });
     const flock = await el.ready;
