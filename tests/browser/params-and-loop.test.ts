@@ -25,6 +25,33 @@ const BAD_VALUES: Record<string, unknown[]> = {
   neighborSearch: ['octree', null],
   sort: ['radix'],
   seed: [-1, 1.5, 2 ** 32],
+  separationRadius: [-1, NaN, 1e4],
+  steering: ['boids', 0],
+  boundaryMargin: [0, -1, NaN],
+  boundaryForce: [-1, Infinity],
+  species: [0, 5, 1.5],
+  obstacles: [
+    'x',
+    { center: [0, 0, 0], radius: 1 },
+    Array(17).fill({ center: [0, 0, 0], radius: 1 }),
+  ],
+  obstacleMargin: [0, NaN],
+  obstacleForce: [-1, 1e9],
+  attractor: [
+    [0, 0],
+    [0, NaN, 0],
+  ],
+  attractorStrength: [1e4, -1e4, NaN],
+  attractorRadius: [0, -1],
+  predators: [9, -1, 0.5],
+  predatorRadius: [0, NaN],
+  predatorForce: [-1, Infinity],
+  wind: [
+    [1, 2, 3, 4],
+    [0, 0, 1e4],
+  ],
+  turbulence: [-1, NaN],
+  turbulenceScale: [0, -16],
 };
 
 const flocks: Flock[] = [];
@@ -61,6 +88,19 @@ describe('bad parameters through a running flock', () => {
         expect(fe.message).toContain(field);
         expect(fe.allowed.length).toBeGreaterThan(5);
       }
+    }
+    // obstacle lists are checked element by element: the error names the element's field
+    for (const [value, field] of [
+      [
+        [
+          { center: [0, 0, 0], radius: 1 },
+          { center: [0, 0, 0], radius: -1 },
+        ],
+        'obstacles[1].radius',
+      ],
+      [[{ center: [0, 0], radius: 1 }], 'obstacles[0].center'],
+    ] as const) {
+      expect(() => f.setParams({ obstacles: value as never })).toThrow(field);
     }
     expect(f.params).toEqual(params);
     const after = await f.readState();

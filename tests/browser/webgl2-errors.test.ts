@@ -104,8 +104,21 @@ describe('shader errors', () => {
         { DIMS: 3, WRAP: 0, GRID: 1, UINT_TARGET: 0 },
         { DIMS: 2, WRAP: 1, GRID: 0, UINT_TARGET: 1 },
       ]) {
-        const vert = f === 'boid.frag.glsl' ? 'boid.vert.glsl' : 'fullscreen.vert.glsl';
-        const p = createProgram(gl, vert, f, { ...defines, DRAW_VERTEX_ID: defines.GRID });
+        // The scene's shaders pair with their own vertex stages (src/webgl2/renderer.ts).
+        const vert =
+          (
+            {
+              'boid.frag.glsl': 'boid.vert.glsl',
+              'sphere.frag.glsl': 'billboard.vert.glsl',
+              'marker.frag.glsl': 'billboard.vert.glsl',
+              'flat.frag.glsl': 'bounds.vert.glsl',
+            } as Record<string, string>
+          )[f] ?? 'fullscreen.vert.glsl';
+        const p = createProgram(gl, vert, f, {
+          ...defines,
+          DRAW_VERTEX_ID: defines.GRID,
+          PREDATORS: defines.WRAP,
+        });
         gl.deleteProgram(p.program);
       }
     }
