@@ -28,7 +28,7 @@ import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, type FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
-import { runBitonicSort } from './bitonic-sort';
+import { runBitonicSort, sortPassCount, type SortTargets } from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
 import { cellTableLayout, runCellTable } from './cell-table';
 import { resetGLTracker, trackGL } from './gl-tracker';
@@ -54,6 +54,8 @@ export interface WebGL2PathInit extends BackendInit {
   drawMode?: DrawMode;
   /** Use at most this MAX_TEXTURE_SIZE (below the device's): tests, memory budgets. */
   maxTextureSize?: number;
+  /** log2 of the bitonic sort's block (3 or 4; default: the largest the context can write): tests. */
+  sortBlockLog2?: number;
 }
 
 /** What both WebGL2 backends add to Backend. */
@@ -187,8 +189,8 @@ function sameLayout(a: TexLayout, b: TexLayout): boolean {
 export interface StateObjects<P> {
   /** The current state and the scratch/next one; `cur` says which is current. */
   states: [P, P];
-  /** Two RG32UI (cellKey, payload) targets for the key pass and the sort's ping-pong. */
-  keys: [Target, Target];
+  /** The key pass's and the bitonic sort's targets (the sorted RG32UI keys among them). */
+  sort: SortTargets;
 }
 
 /** The objects of one build that do not depend on the path. */
@@ -243,7 +245,7 @@ export abstract class WebGL2PathBase<
     readonly canvas: HTMLCanvasElement,
     readonly gl: WebGL2RenderingContext,
     readonly maxTextureSize: number,
-    private readonly init: WebGL2PathInit,
+    protected readonly init: WebGL2PathInit,
   ) {
     this.maxCount = maxCountFor(maxTextureSize);
     const dims = gl.getParameter(gl.MAX_VIEWPORT_DIMS) as Int32Array | null;
@@ -391,8 +393,14 @@ export abstract class WebGL2PathBase<
     const d = flockDefines(this.params);
     this.compileSteer(env);
     if (this.params.neighborSearch === 'grid') {
-      env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', { DIMS: d.DIMS!, WRAP: d.WRAP! });
-      env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl');
+      const block = { BLOCK_LOG2: this.ready!.sort.blockLog2 };
+      env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', {
+        DIMS: d.DIMS!,
+        WRAP: d.WRAP!,
+        ...block,
+      });
+      env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl', block);
+      env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', block);
       env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
       this.compileReorder(env);
     }
@@ -473,7 +481,7 @@ export abstract class WebGL2PathBase<
     this.count = state.count;
     const res = this.ready;
     if (!res) return;
-    if (!sameLayout(powerOfTwoLayout(state.count), res.keys[0].layout)) {
+    if (!sameLayout(powerOfTwoLayout(state.count), res.sort.sorted.layout)) {
       this.replaceStates(res, state.count);
     }
     this.upload(res, state);
@@ -496,11 +504,11 @@ export abstract class WebGL2PathBase<
       this.params,
       this.grid,
       res.bounds,
-      res.keys[0],
+      res.sort,
     );
     res.timer.end();
     res.timer.begin('sort');
-    const sorted = runBitonicSort(res.env, res.keys[0], res.keys[1]);
+    const sorted = runBitonicSort(res.env, res.sort);
     res.timer.end();
     res.timer.begin('cellTable');
     runCellTable(res.env, sorted, this.count, res.table);
@@ -568,6 +576,11 @@ export abstract class WebGL2PathBase<
       velocities.set(vel.subarray(4 * s, 4 * s + 3), 4 * id);
     }
     return { count, positions, velocities };
+  }
+
+  get sortPasses(): number | null {
+    const res = this.ready;
+    return res && this.params.neighborSearch === 'grid' ? sortPassCount(res.sort) : null;
   }
 
   async debugSortedKeys(): Promise<{ keys: Uint32Array; ids: Uint32Array }> {
