@@ -550,6 +550,16 @@ function checkObstacles(spec: ObstaclesSpec, value: unknown): Obstacle[] {
 }
 
 function checkField(spec: ParamSpec, value: unknown): unknown {
+  try {
+    return checkFieldValue(spec, value);
+  } catch (e) {
+    if (e instanceof FlockError) throw e;
+    // A hostile value (a getter or Proxy trap that throws while it is read).
+    throw new FlockError(spec.name, value, allowedText(spec), `reading it threw: ${String(e)}`);
+  }
+}
+
+function checkFieldValue(spec: ParamSpec, value: unknown): unknown {
   const fail = (): never => {
     throw new FlockError(spec.name, value, allowedText(spec));
   };
@@ -602,7 +612,13 @@ export function validateParams(
     throw new FlockError('params', partial, 'an object of parameter names to values');
   }
   const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(partial)) {
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(partial);
+  } catch (e) {
+    throw new FlockError('params', partial, 'a plain object', `reading it threw: ${String(e)}`);
+  }
+  for (const [key, value] of entries) {
     if (value === undefined) continue;
     const spec = SPEC_BY_NAME.get(key as keyof FlockParams);
     if (!spec) {
@@ -626,18 +642,19 @@ export function validateParams(
   const given = (k: keyof FlockParams) => (partial as Record<string, unknown>)[k] !== undefined;
   const axes = activeAxes(p);
   for (let a = 0; a < axes; a++) {
-    if (!(p.boundsMin[a]! < p.boundsMax[a]!)) {
+    // Compared as the GPU stores them (float32): [999999.99, 1e6] is an empty box there.
+    if (!(Math.fround(p.boundsMin[a]!) < Math.fround(p.boundsMax[a]!))) {
       if (given('boundsMin') && !given('boundsMax')) {
         throw new FlockError(
           'boundsMin',
           p.boundsMin,
-          `each active component less than boundsMax (${describeValue(p.boundsMax)})`,
+          `each active component less than boundsMax (${describeValue(p.boundsMax)}), also in float32`,
         );
       }
       throw new FlockError(
         'boundsMax',
         p.boundsMax,
-        `each active component greater than boundsMin (${describeValue(p.boundsMin)})`,
+        `each active component greater than boundsMin (${describeValue(p.boundsMin)}), also in float32`,
       );
     }
   }

@@ -2,7 +2,7 @@
  * FlockState, the seeded PRNG and the initial state. Every backend starts from the same bits:
  * the initial state is generated here, on the CPU, and uploaded.
  */
-import { FlockError } from './errors';
+import { FlockError, describeValue } from './errors';
 import { MAX_COUNT, type FlockParams } from './params';
 
 /**
@@ -113,8 +113,16 @@ export function validateState(
   if (state === null || typeof state !== 'object') {
     throw new FlockError('state', state, 'an object { count, positions, velocities }');
   }
+  // Read each field once, inside a guard: a getter or a Proxy trap that throws is a FlockError.
+  const read = (field: string, get: () => unknown): unknown => {
+    try {
+      return get();
+    } catch (e) {
+      throw new FlockError(field, undefined, 'a readable value', `reading it threw: ${String(e)}`);
+    }
+  };
   const s = state as Record<string, unknown>;
-  const count = s.count;
+  const count = read('state.count', () => s.count);
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > maxCount) {
     throw new FlockError('state.count', count, `an integer from 1 to ${maxCount}`);
   }
@@ -123,19 +131,27 @@ export function validateState(
     velocities: new Float32Array(0),
   };
   for (const key of ['positions', 'velocities'] as const) {
-    const v = s[key];
     const field = `state.${key}`;
-    if (!(v instanceof Float32Array) && !Array.isArray(v)) {
-      throw new FlockError(field, v, `a Float32Array(4*count) = Float32Array(${4 * count})`);
+    const v = read(field, () => s[key]);
+    const wanted = `a Float32Array(4*count) = Float32Array(${4 * count})`;
+    if (!(v instanceof Float32Array) && !Array.isArray(v)) throw new FlockError(field, v, wanted);
+    // Copied value by value (also from a Proxy or a subclass), then checked as stored: float32.
+    const src = v as ArrayLike<unknown>;
+    const length = read(field, () => src.length);
+    if (length !== 4 * count) {
+      throw new FlockError(field, v, `length 4*count = ${4 * count}, got ${describeValue(length)}`);
     }
-    const arr = v instanceof Float32Array ? v : new Float32Array(v as number[]);
-    if (arr.length !== 4 * count) {
-      throw new FlockError(field, v, `length 4*count = ${4 * count}, got ${arr.length}`);
-    }
+    const arr = new Float32Array(4 * count);
     for (let i = 0; i < arr.length; i++) {
-      const x = (v as ArrayLike<unknown>)[i];
-      if (typeof x !== 'number' || !Number.isFinite(x)) {
-        throw new FlockError(`${field}[${i}]`, x, 'a finite number');
+      const x = read(field, () => src[i]);
+      if (typeof x !== 'number') throw new FlockError(`${field}[${i}]`, x, 'a finite number');
+      arr[i] = x;
+      if (!Number.isFinite(arr[i]!)) {
+        throw new FlockError(
+          `${field}[${i}]`,
+          x,
+          'a finite number in float32 (magnitude below 3.4e38)',
+        );
       }
       if (dimensions === 2 && i % 4 === 2 && x !== 0) {
         throw new FlockError(`${field}[${i}]`, x, '0 (z must be 0 in 2D)');
@@ -148,7 +164,7 @@ export function validateState(
         );
       }
     }
-    arrays[key] = arr === v ? arr.slice() : arr;
+    arrays[key] = arr;
   }
   return { count, positions: arrays.positions, velocities: arrays.velocities };
 }

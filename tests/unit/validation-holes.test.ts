@@ -1,0 +1,116 @@
+// Issue 11 item 6: values that used to slip past validation. Each case is a FlockError naming the
+// field; nothing is checked as float64 and then stored as a float32 Infinity or zero-width box.
+import { describe, expect, test } from 'vitest';
+import { FlockError, describeValue } from '../../src/core/errors';
+import { defaultParams, validateParams } from '../../src/core/params';
+import { validateState } from '../../src/core/state';
+
+function fieldOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(FlockError);
+    return (e as FlockError).field;
+  }
+  throw new Error('expected a FlockError');
+}
+
+const hostile = {
+  toString(): string {
+    throw new Error('hostile toString');
+  },
+  toJSON(): never {
+    throw new Error('hostile toJSON');
+  },
+};
+
+describe('float32, not float64', () => {
+  test('setState values that overflow float32 are rejected (plain arrays and Float64Array-like input)', () => {
+    const count = 3;
+    // x, y, z = 0.5; w = 0 (species 0).
+    const ok: number[] = Array.from({ length: 4 * count }, (_, i) => (i % 4 === 3 ? 0 : 0.5));
+    const big = [...ok];
+    big[5] = 1e39; // finite as float64, Infinity as float32
+    expect(fieldOf(() => validateState({ count, positions: big, velocities: ok }))).toBe(
+      'state.positions[5]',
+    );
+    expect(fieldOf(() => validateState({ count, positions: ok, velocities: big }))).toBe(
+      'state.velocities[5]',
+    );
+    const s = validateState({ count, positions: ok, velocities: ok });
+    expect(s.positions).toBeInstanceOf(Float32Array);
+  });
+
+  test('a box whose width is zero in float32 is rejected', () => {
+    const base = defaultParams();
+    expect(Math.fround(999999.99)).toBe(Math.fround(1e6));
+    const f = fieldOf(() =>
+      validateParams({ boundsMin: [999999.99, -10, -10], boundsMax: [1e6, 10, 10] }, base),
+    );
+    expect(['boundsMin', 'boundsMax']).toContain(f);
+    // Widths that survive float32 are fine.
+    expect(() =>
+      validateParams({ boundsMin: [999990, -10, -10], boundsMax: [1e6, 10, 10] }, base),
+    ).not.toThrow();
+  });
+});
+
+describe('hostile arguments', () => {
+  test('describeValue never throws', () => {
+    expect(typeof describeValue(hostile)).toBe('string');
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(typeof describeValue(trap)).toBe('string');
+    expect(typeof describeValue(Symbol('s'))).toBe('string');
+    expect(typeof describeValue(10n)).toBe('string');
+  });
+
+  test('values whose toString throws, Proxies and undefined are FlockErrors naming the field', () => {
+    expect(fieldOf(() => validateParams({ perceptionRadius: hostile }))).toBe('perceptionRadius');
+    expect(fieldOf(() => validateParams({ boundsMax: hostile }))).toBe('boundsMax');
+    expect(fieldOf(() => validateParams({ boundary: hostile }))).toBe('boundary');
+    const vecProxy = new Proxy([1, 2, 3], {
+      get() {
+        throw new Error('trap');
+      },
+    });
+    expect(fieldOf(() => validateParams({ boundsMax: vecProxy }))).toBe('boundsMax');
+    const keysProxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(fieldOf(() => validateParams(keysProxy))).toBe('params');
+    const arrProxy = new Proxy(new Float32Array(8), {
+      get() {
+        throw new Error('trap');
+      },
+    });
+    expect(
+      fieldOf(() =>
+        validateState({ count: 2, positions: arrProxy, velocities: new Float32Array(8) }),
+      ),
+    ).toBe('state.positions');
+    expect(fieldOf(() => validateState(undefined))).toBe('state');
+    expect(fieldOf(() => validateState({ count: hostile }))).toBe('state.count');
+  });
+
+  test('undefined fields of a partial are ignored', () => {
+    const base = { ...defaultParams(), count: 123 };
+    const p = validateParams({ count: undefined, seed: undefined, boundsMin: undefined }, base);
+    expect(p.count).toBe(123);
+    expect(p.seed).toBe(base.seed);
+  });
+});
