@@ -1,14 +1,40 @@
 /// <reference types="vitest/config" />
 // Vite serves the demo (index.html) and the benchmark page; Vitest runs two projects:
 // `unit` in Node and `browser` in headless Chromium (system binary, SwiftShader GPU).
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
 
 const executablePath = findChromium() ?? undefined;
 
+/**
+ * dat.gui injects its styles as <style> elements when imported, which a strict
+ * Content-Security-Policy (style-src 'self') blocks and reports; the demo ships them as a
+ * stylesheet instead (src/app/dat-gui.css), so the build drops the injection (issue 11 item 10).
+ */
+function datGuiWithoutStyleInjection(): Plugin {
+  return {
+    name: 'dat-gui-without-style-injection',
+    apply: 'build',
+    transform(code, id) {
+      if (!/dat\.gui[\\/]build[\\/]dat\.gui\.module\.js$/.test(id)) return null;
+      const out = code
+        .replace('document.head.appendChild(style);', '')
+        .replace('css.inject(styleSheet);', '');
+      if (
+        out.length !==
+        code.length - 'document.head.appendChild(style);css.inject(styleSheet);'.length
+      ) {
+        this.error('dat.gui changed: its style injection was not found (see src/app/dat-gui.css)');
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
+  plugins: [datGuiWithoutStyleInjection()],
   // Pre-bundle the runtime dependencies up front: a dependency discovered mid-test makes Vite
   // reload the page under a running browser test.
   optimizeDeps: { include: ['dat.gui', 'gl-matrix', 'chart.js'] },

@@ -12,6 +12,8 @@
  * the look; createFlock's own defaults stay DESIGN's 64-unit box.
  */
 import './app.css';
+// dat.gui's own styles as a stylesheet (a strict CSP blocks the <style> it would inject).
+import './dat-gui.css';
 import {
   CPU_MAX_COUNT,
   DebugLayer,

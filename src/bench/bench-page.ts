@@ -8,6 +8,7 @@
  *        budget=2000 (ms per step)  frames=5 (0: no drawing)  seed=1  dims=3  auto=1
  * Hash `#side` sets up the side-by-side view on load.
  */
+import './bench.css';
 import type { BackendKind } from '../backend';
 import { BACKEND_LADDER } from '../backend';
 import { BenchCharts, DivergenceChart } from './charts';
@@ -465,4 +466,10 @@ if (q.get('auto') === '1') {
   api.done = run(settings);
 } else if (location.hash === '#side') {
   void deviceReady.then(() => side.init(sideOptions()));
+}
+
+// The forms only hold controls: never submit them (no inline onsubmit: the page runs under a
+// strict Content-Security-Policy).
+for (const form of document.querySelectorAll('form')) {
+  form.addEventListener('submit', (e) => e.preventDefault());
 }

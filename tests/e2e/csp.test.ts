@@ -1,0 +1,134 @@
+// Issue 11 item 10: the built demo under a strict Content-Security-Policy (default-src 'self', no
+// 'unsafe-inline'): no violation is reported, the flock runs, and dat.gui's panel is styled and on
+// top of the canvas. The demo is built with `vite build` into a temporary folder and served by a
+// small static server that sends the policy with every response.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+
+const executablePath = findChromium();
+const root = join(import.meta.dirname, '../..');
+const CSP = "default-src 'self'; base-uri 'none'; object-src 'none'";
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+let out = '';
+let server: Server;
+let browser: Browser;
+let baseUrl = '';
+
+describe.skipIf(!executablePath)('demo under a strict CSP', () => {
+  beforeAll(async () => {
+    out = mkdtempSync(join(tmpdir(), 'gpu-flock-csp-'));
+    await build({
+      root,
+      configFile: join(root, 'vite.config.ts'),
+      logLevel: 'error',
+      build: { outDir: out, emptyOutDir: true },
+    });
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+      let file = join(out, rel);
+      try {
+        if (statSync(file).isDirectory()) file = join(file, 'index.html');
+        const body = readFileSync(file);
+        res.writeHead(200, {
+          'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'Content-Security-Policy': CSP,
+        });
+        res.end(body);
+      } catch {
+        res.writeHead(404, { 'Content-Security-Policy': CSP });
+        res.end('not found');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const addr = server.address();
+    baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    browser = await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  test('index.html: no violation, the flock runs, the panel is styled and on top', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Content-Security-Policy/i.test(m.text()))
+        violations.push(m.text());
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __csp: string[] };
+      w.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__csp.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
+    });
+    await page.goto(`${baseUrl}/index.html?count=1500&backend=webgl2`);
+    await page.waitForFunction(() => window.flockReady !== undefined, null, { timeout: 120_000 });
+    const backend = await page.evaluate(async () => (await window.flockReady!).backend);
+    expect(backend).toBe('webgl2');
+    await page.waitForSelector('.dg.main', { timeout: 30_000 });
+    await page.waitForTimeout(500);
+    const panel = await page.evaluate(() => {
+      const main = document.querySelector('.dg.main') as HTMLElement;
+      const r = main.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + 10);
+      const row = document.querySelector('.dg .cr.number') as HTMLElement | null;
+      const link = document.getElementById('bench-link')!;
+      return {
+        width: r.width,
+        height: r.height,
+        onTop: main.contains(top),
+        // Colours that only dat-gui.css and app.css give.
+        rowBorder: row ? getComputedStyle(row).borderLeftColor : null,
+        linkPosition: getComputedStyle(link).position,
+        inlineStyles: document.querySelectorAll('style').length,
+      };
+    });
+    const csp = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+    expect(csp).toEqual([]);
+    expect(violations).toEqual([]);
+    expect(panel.width).toBeGreaterThan(100);
+    expect(panel.height).toBeGreaterThan(20);
+    expect(panel.onTop).toBe(true);
+    expect(panel.rowBorder).toBe('rgb(47, 161, 214)');
+    expect(panel.linkPosition).toBe('fixed');
+    expect(panel.inlineStyles).toBe(0);
+    await page.close();
+  });
+
+  test('bench.html: no violation', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __csp: string[] };
+      w.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__csp.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
+    });
+    await page.goto(`${baseUrl}/bench.html`);
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(1000);
+    const csp = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+    expect(csp).toEqual([]);
+    const bodyMargin = await page.evaluate(() => getComputedStyle(document.body).margin);
+    expect(bodyMargin).toBe('0px');
+    await page.close();
+  });
+});
