@@ -22,6 +22,7 @@
 import { createFlock, DISABLE_NAMES, FlockError } from '../index';
 import type { BackendChoice, Flock, FlockOptions } from '../index';
 import { needsReinit, validateParams } from '../core/params';
+import { validateView } from '../core/view';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
 import {
   ELEMENT_ATTRIBUTES,
@@ -284,7 +285,10 @@ export class GpuFlockElement extends Base {
       const next: SchemaAttribute[] = [];
       for (const a of pending) {
         const value = parseAttribute(a.spec, this.getAttribute(a.attribute) ?? '');
-        const err = a.target === 'params' ? checkParams({ ...params, [a.name]: value }) : null;
+        const err =
+          a.target === 'params'
+            ? checkParams({ ...params, [a.name]: value })
+            : checkView({ ...options.view, [a.name]: value });
         if (err === null) {
           if (a.target === 'params') params[a.name] = value;
           else options.view[a.name] = value;
@@ -537,6 +541,16 @@ export class GpuFlockElement extends Base {
 function defaultOf(attr: SchemaAttribute): unknown {
   const d = attr.spec.default;
   return Array.isArray(d) ? [...(d as unknown[])] : d;
+}
+
+/** null when `view` validates over the defaults, else the error. */
+function checkView(view: Record<string, unknown>): unknown {
+  try {
+    validateView(view);
+    return null;
+  } catch (e) {
+    return e;
+  }
 }
 
 /** null when `params` validate over the defaults, else the error. */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import { GpuFlockElement, STILL_STEPS } from '../../src/element/index';
 import { FlockError, initialState, validateParams, type Flock } from '../../src/index';
+import { defaultView } from '../../src/core/view';
 import { once, sleep } from '../support/browser';
 
 const made: HTMLElement[] = [];
@@ -111,12 +112,16 @@ describe('<gpu-flock>', () => {
     el.setAttribute('count', '1100');
     el.setAttribute('boundary', 'sticky');
     el.setAttribute('disable', 'webgpu,warp-drive');
+    el.setAttribute('background', 'not-a-colour');
+    el.setAttribute('fit', 'cover');
     document.body.append(el);
     made.push(el);
     const flock = await el.ready;
     expect(flock.params.count).toBe(1100);
     expect(flock.params.boundary).toBe(validateParams({}).boundary);
-    expect(errors.map((e) => e.attribute).sort()).toEqual(['boundary', 'disable']);
+    expect(errors.map((e) => e.attribute).sort()).toEqual(['background', 'boundary', 'disable']);
+    expect(flock.view.fit).toBe('cover');
+    expect(flock.view.background).toBe(defaultView().background);
     expect(errors.find((e) => e.attribute === 'boundary')!.allowed).toMatch(/"bounce"/);
   });
 
