@@ -17,6 +17,14 @@
  * --wg-sweep re-measures the counting grid at --extra-n sizes (those in the sweep) with other
  * workgroup sizes of the per-boid passes (--wg, default 256); --probe adds a steer pass without
  * its candidate loop there (diagnostics, not a simulation).
+ * Then what users run (scripts/bench-gpu-steady.ts, issue 13): per N of --steady-n (default
+ * 262144,1048576,4194304; 'none' skips it) and scene of --scenes (sparse: the default density;
+ * dense: box side / 2.15), the fresh row, then from the steady state after --warm-steps (600)
+ * steps, with mean |N_i| then, each of --variants (default grid,grid/probe; grid@WG: another
+ * workgroup size; /probe: no candidate loop) as steps per pass and as whole frames (one step +
+ * the draw with the browser's WebGPU render pipeline into a 1920x1080 colour + depth target,
+ * instanced and vertex-id; --no-frames skips them); brute force from the same steady state at
+ * --brute-at (default 262144). The JSON's `steady` rows carry scene, state, mean |N_i|.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +40,7 @@ import {
   type FlockSimulation,
 } from '../src/webgpu/simulation';
 import type { PassName } from '../src/webgpu/timing';
+import { runSteady, steadyTable, type Scene, type SteadyRow } from './bench-gpu-steady';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
 
@@ -62,6 +71,13 @@ interface Args {
   backend: 'default' | 'opengl' | undefined;
   dawn: string | undefined;
   out: string;
+  /** The steady/dense/frame sweep (bench-gpu-steady.ts): sizes (none: skipped), scenes, variants. */
+  steadyN: number[];
+  scenes: Scene[];
+  variants: string[];
+  warmSteps: number;
+  frames: boolean;
+  bruteAt: number[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -86,6 +102,15 @@ function parseArgs(argv: string[]): Args {
     backend: backend === 'default' || backend === 'opengl' ? backend : undefined,
     dawn: get('dawn') ?? process.env.DAWN_NODE,
     out: get('out') ?? 'bench-results',
+    steadyN: (get('steady-n') ?? '262144,1048576,4194304')
+      .split(',')
+      .filter((x) => x && x !== 'none')
+      .map(Number),
+    scenes: (get('scenes') ?? 'sparse,dense').split(',') as Scene[],
+    variants: (get('variants') ?? 'grid,grid/probe').split(','),
+    warmSteps: num('warm-steps', 600),
+    frames: !argv.includes('--no-frames'),
+    bruteAt: (get('brute-at') ?? '262144').split(',').filter(Boolean).map(Number),
   };
 }
 
@@ -292,9 +317,10 @@ async function main(): Promise<void> {
   // Dawn (GPU.md), so states are generated and packed before the first GPU call.
   const t0 = performance.now();
   const records = new Map<number, Float32Array>();
-  for (const n of sizes) records.set(n, packRecords(initialState(sceneParams(n, 'counting'))));
+  const allSizes = [...new Set([...sizes, ...args.steadyN])];
+  for (const n of allSizes) records.set(n, packRecords(initialState(sceneParams(n, 'counting'))));
   console.log(
-    `[bench-gpu] initial states for N = ${sizes.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `[bench-gpu] initial states for N = ${allSizes.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
   const dev = await createDawnDevice({
@@ -431,6 +457,23 @@ async function main(): Promise<void> {
       sim.dispose();
     }
   }
+  let steady: SteadyRow[] = [];
+  if (args.steadyN.length) {
+    steady = await runSteady({
+      device,
+      sizes: args.steadyN,
+      scenes: args.scenes,
+      variants: args.variants,
+      warmSteps: args.warmSteps,
+      measureMs: args.measureMs,
+      frames: args.frames,
+      bruteAt: args.bruteAt,
+      workgroupSize: args.wg,
+      records,
+      probeSteer: WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE),
+      log: (line) => console.log(line),
+    });
+  }
   const elapsed = (performance.now() - started) / 1000;
   const result = {
     date: new Date().toISOString(),
@@ -451,6 +494,9 @@ async function main(): Promise<void> {
       maxComputeInvocationsPerWorkgroup: device.limits.maxComputeInvocationsPerWorkgroup,
     },
     rows,
+    // Steady/dense/frame rows: scene (sparse = default density, dense = box side / 2.15), state
+    // (fresh, or steady after warmSteps steps), variant, mean |N_i| of that state.
+    steady,
   };
   d.close();
   const stamp = result.date.replace(/[:.]/g, '-');
@@ -480,6 +526,12 @@ async function main(): Promise<void> {
   );
   console.log(table(rows, copy.gbps));
   if (ratios.length) console.log(ratios.join(' | '));
+  if (steady.length) {
+    console.log(
+      `\nsteady state after ${args.warmSteps} steps (default steering), dense = box side / 2.15; frame = one step + the draw at 1920x1080 (WebGPU render pipeline); ms per step or frame`,
+    );
+    console.log(steadyTable(steady));
+  }
 }
 
 await main();

@@ -12,6 +12,9 @@
 //   --samples 5 --batch auto (steps per timed batch) --budget 4000 (ms per step)
 //   --frames 0 (frames drawn per case to time drawing and fps; 0: none)
 //   --dims 3 --seed 1 --out bench-results/bench.json
+//   --steady (default on; --no-steady leaves them out): the "steady" rows (timed after 600 steps,
+//     mean |N_i| then) and "dense steady" rows (box side / 2.15) of webgpu counting and webgl2
+//     grid up to N = 4,096, with WebGPU vs WebGL2 and N -> 4N on the same scene
 //   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
 import { mkdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +39,7 @@ const { values: a } = parseArgs({
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench-results/bench.json' },
     full: { type: 'boolean', default: false },
+    steady: { type: 'boolean', default: true },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -43,7 +47,8 @@ if (a.help) {
   console.log(
     'npm run bench -- [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute] [--sorts counting,bitonic]\n' +
       '  [--counts 4096,16384,65536,262144] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
-      '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]',
+      '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]\n' +
+      '  [--no-steady]',
   );
   process.exit(0);
 }
@@ -66,6 +71,7 @@ const query = new URLSearchParams({
   frames: a.frames,
   dims: a.dims,
   seed: a.seed,
+  steady: a.steady ? '1' : '0',
 });
 
 /**

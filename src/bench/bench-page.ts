@@ -15,6 +15,7 @@ import { BenchCharts, DivergenceChart } from './charts';
 import { collectDeviceReport, deviceOf, reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
+  STEADY_MAX_COUNT,
   SWEEP_COUNTS,
   caseLabel,
   isMeasured,
@@ -77,7 +78,8 @@ function settingsFromQuery(): BenchSettings {
       (f) =>
         backends.includes(f.backend) &&
         modes.includes(f.mode) &&
-        (f.backend !== 'webgpu' || f.mode === 'brute' || sorts.includes(f.sort!)),
+        (f.backend !== 'webgpu' || f.mode === 'brute' || sorts.includes(f.sort!)) &&
+        (!f.scene || q.get('steady') !== '0'),
     ).map(caseLabel);
   } else {
     families = GRID_FAMILIES.map(caseLabel);
@@ -356,7 +358,8 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
           dimensions: s.dimensions,
           seed: s.seed,
           container: $('stage'),
-          maxCount: (f) => (f.mode === 'brute' ? s.bruteMax : Infinity),
+          maxCount: (f) =>
+            f.mode === 'brute' ? s.bruteMax : f.scene ? STEADY_MAX_COUNT : Infinity,
           onProgress: (t) => (status.textContent = `running: ${t}`),
           aborted: () => abort,
         },

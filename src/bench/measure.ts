@@ -30,7 +30,19 @@ export interface BenchFamily {
   mode: BenchMode;
   /** WebGPU grid build; ignored elsewhere (the WebGL2 paths always sort bitonically). */
   sort?: SortKind;
+  /**
+   * What users run (DESIGN.md section 6): 'steady', timed after STEADY_STEPS steps from the seed's
+   * uniform state; 'dense', the same in a box of side / DENSE_FACTOR. Absent: the fresh state.
+   */
+  scene?: 'steady' | 'dense';
 }
+
+/** Steps before a 'steady' or 'dense' case is timed. */
+export const STEADY_STEPS = 600;
+/** The dense scene's box side is the default density's side / DENSE_FACTOR (about 20 neighbours). */
+export const DENSE_FACTOR = 2.15;
+/** The steady and dense families are measured up to this N (600 steps each; software GPUs are slow). */
+export const STEADY_MAX_COUNT = 4096;
 
 export interface BenchCase extends BenchFamily {
   count: number;
@@ -52,6 +64,10 @@ export const ALL_FAMILIES: readonly BenchFamily[] = [
   { backend: 'webgl2', mode: 'grid' },
   { backend: 'webgl2-tf', mode: 'grid' },
   { backend: 'cpu', mode: 'grid' },
+  { backend: 'webgpu', mode: 'grid', sort: 'counting', scene: 'steady' },
+  { backend: 'webgl2', mode: 'grid', scene: 'steady' },
+  { backend: 'webgpu', mode: 'grid', sort: 'counting', scene: 'dense' },
+  { backend: 'webgl2', mode: 'grid', scene: 'dense' },
   { backend: 'webgpu', mode: 'brute' },
   { backend: 'webgl2', mode: 'brute' },
   { backend: 'webgl2-tf', mode: 'brute' },
@@ -65,7 +81,10 @@ export interface BenchRow extends BenchCase {
   seed: number;
   /** Box side, world units. */
   box: number;
-  /** Expected mean neighbour count of the uniform initial state: (N-1) * sphere volume / box volume. */
+  /**
+   * Mean neighbour count: of the uniform initial state, (N-1) * sphere volume / box volume; for
+   * 'steady' and 'dense' cases the measured mean |N_i| (velocities.w) after STEADY_STEPS steps.
+   */
   meanNeighbors: number;
   /** Median wall ms per step (CPU clock around step + finish: 'cpu-wait' on every backend). */
   stepMs: number;
@@ -135,9 +154,14 @@ export interface BenchOptions {
 }
 
 export function caseLabel(c: BenchFamily): string {
-  if (c.mode === 'brute') return `${c.backend} brute`;
-  if (c.backend === 'webgpu') return `webgpu ${c.sort ?? 'counting'}`;
-  return `${c.backend} grid`;
+  const base =
+    c.mode === 'brute'
+      ? `${c.backend} brute`
+      : c.backend === 'webgpu'
+        ? `webgpu ${c.sort ?? 'counting'}`
+        : `${c.backend} grid`;
+  const scene = c.scene === 'dense' ? ' dense steady' : c.scene === 'steady' ? ' steady' : '';
+  return base + scene;
 }
 
 /** Box side at constant density: 64 * (N / 16384)^(1/d). */
@@ -148,7 +172,7 @@ export function boxSideFor(count: number, dimensions: 2 | 3 = 3): number {
 /** The parameters of one case: the same seed and model parameters everywhere, the box follows N. */
 export function caseParams(c: BenchCase) {
   const d = c.dimensions ?? 3;
-  const h = boxSideFor(c.count, d) / 2;
+  const h = boxSideFor(c.count, d) / 2 / (c.scene === 'dense' ? DENSE_FACTOR : 1);
   return {
     count: c.count,
     dimensions: d,
@@ -215,6 +239,16 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
     await flock.step(1);
     await flock.finish();
     const setupMs = performance.now() - t0;
+    let steadyNeighbors: number | null = null;
+    if (c.scene) {
+      o.onProgress?.(`${label}, N = ${c.count}: ${STEADY_STEPS} steps to the steady state`);
+      await flock.step(STEADY_STEPS - 1);
+      await flock.finish();
+      const st = await flock.readState();
+      let sum = 0;
+      for (let i = 0; i < st.count; i++) sum += st.velocities[4 * i + 3]!;
+      steadyNeighbors = sum / st.count;
+    }
     const probe = await timed(async () => {
       await flock.step(1);
       await flock.finish();
@@ -282,8 +316,8 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
       dimensions: d,
       seed: params.seed,
       label,
-      box: boxSideFor(c.count, d),
-      meanNeighbors: expectedNeighbors(c.count, params.perceptionRadius, d),
+      box: params.boundsMax[0] - params.boundsMin[0],
+      meanNeighbors: steadyNeighbors ?? expectedNeighbors(c.count, params.perceptionRadius, d),
       stepMs,
       minMs: Math.min(...samples),
       maxMs: Math.max(...samples),

@@ -45,10 +45,10 @@ export function ratiosFor(rows: readonly AnyRow[]): Map<AnyRow, Ratios> {
   for (const r of rows) {
     if (!isMeasured(r)) continue;
     const brute = by.get(key(`${r.backend} brute`, r.count));
-    const gl = by.get(key(caseLabel({ backend: 'webgl2', mode: r.mode }), r.count));
+    const gl = by.get(key(caseLabel({ backend: 'webgl2', mode: r.mode, scene: r.scene }), r.count));
     const prev = by.get(key(r.label, r.count / 4));
     out.set(r, {
-      xBrute: r.mode === 'grid' && brute ? brute.stepMs / r.stepMs : null,
+      xBrute: r.mode === 'grid' && brute && !r.scene ? brute.stepMs / r.stepMs : null,
       vsWebgl2: r.backend !== 'webgl2' && gl ? r.stepMs / gl.stepMs : null,
       growth: prev ? r.stepMs / prev.stepMs : null,
     });

@@ -87,13 +87,17 @@ export async function expectParity(
   );
 }
 
-/** Grid and brute neighbour counts on the GPU equal the CPU brute-force counts, boid by boid. */
+/**
+ * Grid and brute neighbour counts on the GPU equal the CPU brute-force counts, boid by boid, for
+ * `state` (default initialState(params)).
+ */
 export async function expectNeighborCounts(
   device: GPUDevice,
   params: FlockParams,
   variant: SimVariant = {},
+  state?: FlockState,
 ): Promise<number> {
-  const s0 = initialState(params);
+  const s0 = state ?? initialState(params);
   const want = neighborCounts(s0, params, 'brute');
   return withSim(
     device,
@@ -250,4 +254,25 @@ export async function expectShaderErrorLocation(device: GPUDevice): Promise<void
   expect(se.file).toBe('common.wgsl');
   expect(se.line).toBe(at);
   expect(se.message).toContain(`common.wgsl:${at}:`);
+}
+
+/**
+ * A lattice where float arithmetic is exact (coordinates multiples of 1/4): many pairs exactly at
+ * distance r (not neighbours: |d| < r is strict), boids exactly on cell boundaries and on the
+ * box's max faces (clamped into the last cells). Box [-8, 8)^3 around two interleaved lattices of
+ * spacing 1, the second offset by 1/4 on every axis.
+ */
+export function latticeState(): FlockState {
+  const pts: number[] = [];
+  for (const off of [0, 0.25])
+    for (let z = 0; z <= 16; z++)
+      for (let y = 0; y <= 16; y++)
+        for (let x = 0; x <= 16; x++) {
+          const p = [x - 8 + off, y - 8 + off, z - 8 + off];
+          if (p.every((c) => c <= 8)) pts.push(...p, 0);
+        }
+  const count = pts.length / 4;
+  const velocities = new Float32Array(4 * count);
+  for (let i = 0; i < count; i++) velocities[4 * i] = 3;
+  return { count, positions: new Float32Array(pts), velocities };
 }

@@ -12,6 +12,7 @@ import {
   expectParity,
   expectShaderErrorLocation,
   expectSortedKeys,
+  latticeState,
 } from './simulation-cases';
 
 let dawn: DawnDevice | null = null;
@@ -73,6 +74,24 @@ describe('WebGPU simulation under Dawn', () => {
       expect(mean).toBeGreaterThan(10);
     });
   }
+
+  gpuTest(
+    'grid on an exact lattice: pairs at exactly r, boids on cell boundaries and max faces',
+    async (device) => {
+      const state = latticeState();
+      for (const boundary of ['bounce', 'soft'] as const) {
+        const params = parityParams({
+          count: state.count,
+          boundsMin: [-8, -8, -8],
+          boundsMax: [8, 8, 8],
+          perceptionRadius: 2,
+          boundary,
+        });
+        const mean = await expectNeighborCounts(device, params, {}, state);
+        expect(mean).toBeGreaterThan(25);
+      }
+    },
+  );
 
   gpuTest(
     'other workgroup sizes (64, and 96: not a power of two) give the same counts and steps',
