@@ -194,12 +194,33 @@ function fixDeclarations(typesDir) {
     }
   };
   prune(typesDir);
-  // Declarations may not lean on the build's ambient types (vite/client, @webgpu/types, node).
+  // Declarations may not lean on the build's ambient types (vite/client, node). WebGPU object
+  // types they name are shipped as empty global interfaces (dist/types/webgpu-shim.d.ts), which
+  // merge with @webgpu/types where a consumer has it.
+  const gpuNames = new Set();
   for (const f of keep) {
     const text = readFileSync(f, 'utf8');
-    if (/\/\/\/\s*<reference/.test(text) || /\bGPU[A-Z]\w*/.test(text)) {
+    if (/\/\/\/\s*<reference/.test(text)) {
       throw new Error(`${relative(root, f)} needs ambient types a consumer does not have`);
     }
+    const names = [...text.matchAll(/\bGPU[A-Z]\w*/g)].map((m) => m[0]);
+    if (names.length === 0) continue;
+    for (const n of names) gpuNames.add(n);
+    const shim = relative(dirname(f), join(typesDir, 'webgpu-shim.d.ts')).replaceAll('\\', '/');
+    writeFileSync(
+      f,
+      `/// <reference path="${shim.startsWith('.') ? shim : `./${shim}`}" />\n${text}`,
+    );
+  }
+  if (gpuNames.size > 0) {
+    const body = [...gpuNames]
+      .sort()
+      .map((n) => `interface ${n} {}`)
+      .join('\n');
+    writeFileSync(
+      join(typesDir, 'webgpu-shim.d.ts'),
+      `// WebGPU types the declarations name, as empty interfaces (they merge with @webgpu/types).\n${body}\n`,
+    );
   }
 }
 

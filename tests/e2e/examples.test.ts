@@ -128,8 +128,15 @@ async function grabTwice(page: Page): Promise<{ lit: number; changed: number; si
       return ctx.getImageData(0, 0, c.width, c.height).data;
     };
     const a = grab();
-    await new Promise((r) => setTimeout(r, 600));
-    const b = grab();
+    // A busy machine may take a while per frame: look again for up to ~6 s until it moved.
+    let b = a;
+    for (let t = 0; t < 10; t++) {
+      await new Promise((r) => setTimeout(r, 600));
+      b = grab();
+      let diff = 0;
+      for (let i = 0; i < b.length && diff <= 200; i += 4) if (b[i] !== a[i]) diff++;
+      if (diff > 200) break;
+    }
     const counts = new Map<number, number>();
     const px = (d: Uint8ClampedArray, i: number) =>
       ((d[i]! << 24) | (d[i + 1]! << 16) | (d[i + 2]! << 8) | d[i + 3]!) >>> 0;
