@@ -145,22 +145,3 @@ export function capWebGL2(gl: WebGL2RenderingContext, limits: DeviceLimits | nul
     };
   }
 }
-
-/**
- * Holds this device to `caps` as far as our code can see: `device.limits` (an instance property
- * shadowing the prototype's getter) answers min(device, cap). Needed where a browser hands out a
- * core adapter for featureLevel 'compatibility' (Chromium 156 here: 8 storage buffers per stage,
- * 256 invocations), so the backend still sizes workgroups, bindings and draw modes as a phone's
- * compatibility-mode device would let it.
- */
-export function capGPUDevice(device: GPUDevice, caps: Readonly<Record<string, number>>): void {
-  const real = device.limits as unknown as Record<string, number>;
-  const capped: Record<string, number> = {};
-  for (const k in real) {
-    const v = real[k];
-    if (typeof v !== 'number') continue;
-    const cap = caps[k];
-    capped[k] = cap === undefined ? v : Math.min(v, cap);
-  }
-  Object.defineProperty(device, 'limits', { value: Object.freeze(capped), configurable: true });
-}

@@ -4,7 +4,7 @@
  * 128 invocations per workgroup, 4 storage buffers per stage) and 'timestamp-query' when offered.
  */
 
-import { COMPATIBILITY_LIMITS, capGPUDevice } from '../core/limits';
+import { COMPATIBILITY_LIMITS } from '../core/limits';
 
 /**
  * The limits the simulation and renderer depend on; each is requested at the adapter's maximum
@@ -139,4 +139,24 @@ export function releaseSharedDevice(device: GPUDevice): void {
   inUse.delete(device);
   if (shared.get(use.key) === use.promise) shared.delete(use.key);
   device.destroy();
+}
+
+/**
+ * Holds this device to `caps` as far as our code can see: `device.limits` (an instance property
+ * shadowing the prototype's getter) answers min(device, cap). Needed where a browser hands out a
+ * core adapter for featureLevel 'compatibility' (Chromium 156 here: 8 storage buffers per stage,
+ * 256 invocations), so the backend still sizes workgroups, bindings and draw modes as a phone's
+ * compatibility-mode device would let it. (Here, not in core/limits.ts: the public declarations
+ * may not name WebGPU's ambient types.)
+ */
+export function capGPUDevice(device: GPUDevice, caps: Readonly<Record<string, number>>): void {
+  const real = device.limits as unknown as Record<string, number>;
+  const capped: Record<string, number> = {};
+  for (const k in real) {
+    const v = real[k];
+    if (typeof v !== 'number') continue;
+    const cap = caps[k];
+    capped[k] = cap === undefined ? v : Math.min(v, cap);
+  }
+  Object.defineProperty(device, 'limits', { value: Object.freeze(capped), configurable: true });
 }
