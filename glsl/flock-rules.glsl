@@ -1,24 +1,29 @@
 // The flocking model of DESIGN.md section 1 (the same rules as src/core/reference.ts), in one
 // place for every WebGL2 shader that steps or counts boids: the neighbour test and sums, the
-// steering force, the speed clamp, integration and the box walls.
-// Reynolds, "Flocks, herds and schools: a distributed behavioral model", SIGGRAPH 1987.
+// steering ('reynolds' or 'sum'), soft walls, obstacles, attractor, predators, the speed clamp,
+// integration with the flow, the obstacles' hard constraint and the box walls.
+// Reynolds, "Flocks, herds and schools: a distributed behavioral model", SIGGRAPH 1987;
+// Reynolds, "Steering behaviors for autonomous characters", GDC 1999.
 #include "flock-params.glsl"
 
-// Boids closer than EPS = 1e-3 world units ignore each other (no division by ~0).
+// Boids closer than EPS = 1e-3 world units ignore each other (no division by ~0); a point force
+// whose source is within EPS of a boid gives no force.
+const float EPS = 1e-3;
 const float EPS2 = 1e-6;
 // Velocities longer than this per component are scaled down (direction kept) so that sums over
 // 2^24 neighbours stay finite for any finite state; after one step every speed is <= maxSpeed.
 const float VEL_LIMIT = 1e18;
 
 struct Accum {
-  vec3 sep;     // - sum d / |d|^2
-  vec3 sumVel;  // sum of the neighbours' velocities
-  vec3 sumOff;  // sum of the offsets d = p_j - p_i
+  vec3 sep;     // - sum over S_i of d / |d|^2 (neighbours closer than min(rs, r), any species)
+  vec3 sumVel;  // sum over M_i (own species) of the neighbours' velocities
+  vec3 sumOff;  // sum over M_i of the offsets d = p_j - p_i
   int count;    // |N_i|
+  int mates;    // |M_i|
 };
 
 Accum emptyAccum() {
-  return Accum(vec3(0.0), vec3(0.0), vec3(0.0), 0);
+  return Accum(vec3(0.0), vec3(0.0), vec3(0.0), 0, 0);
 }
 
 vec3 safeVelocity(vec3 v) {
@@ -26,7 +31,8 @@ vec3 safeVelocity(vec3 v) {
   return m > VEL_LIMIT ? v * (VEL_LIMIT / m) : v;
 }
 
-// Minimum image under wrap: off -= size * round(off / size), round(x) = floor(x + 0.5).
+// Minimum image under wrap: off -= size * round(off / size), round(x) = floor(x + 0.5); z = 0 in
+// 2D. Every offset of the model goes through here (neighbours, obstacles, attractor, predators).
 vec3 minimumImage(vec3 d) {
 #if WRAP
   d.xy -= uBoxSize.xy * floor(d.xy / uBoxSize.xy + 0.5);
@@ -48,12 +54,17 @@ bool neighborOffset(vec3 pi, vec3 pj, out vec3 d, out float d2) {
   return d2 > EPS2 && d2 < uR2;
 }
 
-// Adds a neighbour (offset d, |d|^2 = d2, velocity vj) to the sums.
-void addNeighbor(inout Accum acc, vec3 d, float d2, vec3 vj) {
-  acc.sep -= d / d2;
+// Adds a neighbour (offset d, |d|^2 = d2, velocity vj; `mate`: of the boid's own species) to the
+// sums: separation from everyone within min(rs, r), alignment and cohesion with mates only.
+void addNeighbor(inout Accum acc, vec3 d, float d2, vec3 vj, bool mate) {
+  acc.count++;
+  if (d2 < uRs2) acc.sep -= d / d2;
+#if SPECIES
+  if (!mate) return;
+#endif
   acc.sumVel += safeVelocity(vj);
   acc.sumOff += d;
-  acc.count++;
+  acc.mates++;
 }
 
 // |x| without overflow or underflow of the squares for very large or very small components.
@@ -64,14 +75,19 @@ float safeLength(vec3 x) {
   return length(x);
 }
 
+// e / |e| for q = |e|, or (1, 0, 0) when q <= eps (DESIGN.md section 1).
+vec3 unitOr(vec3 e, float q) {
+  return q > EPS ? e / q : vec3(1.0, 0.0, 0.0);
+}
+
 // Floored modulo with the result in [0, size): a result that rounds up to size becomes 0.
 float floorMod(float x, float size) {
   float m = x - size * floor(x / size);
   return m >= size ? 0.0 : max(m, 0.0);
 }
 
-// The walls, per active axis. bounce: reflect a coordinate past a wall back inside, clamp into
-// the closed box and make that velocity component point inward. wrap: floored modulo.
+// The walls, per active axis. bounce and soft: reflect a coordinate past a wall back inside,
+// clamp into the closed box and make that velocity component point inward. wrap: floored modulo.
 void applyBoundary(inout vec3 p, inout vec3 v) {
   for (int a = 0; a < DIMS; a++) {
     float lo = uBoundsMin[a];
@@ -91,24 +107,116 @@ void applyBoundary(inout vec3 p, inout vec3 v) {
   }
 }
 
-// One boid's step from its neighbour sums: steering force (limited to maxSteerForce), velocity,
-// speed clamp to [minSpeed, maxSpeed] (only for a non-zero velocity), position, walls.
-void integrateBoid(vec3 p, vec3 v, Accum acc, out vec3 np, out vec3 nv) {
-  v = safeVelocity(v);
+#if REYNOLDS
+// Reynolds' steer toward a desired velocity along u: limit(maxSpeed u/|u| - v, maxSteerForce),
+// 0 for u = 0 (the sum over an empty set).
+vec3 steerToward(vec3 u, vec3 v) {
+  float len = safeLength(u);
+  if (!(len > 0.0)) return vec3(0.0);
+  vec3 s = uMaxSpeed * (u / len) - v;
+  float sl = safeLength(s);
+  return sl > uMaxSteer ? s * (uMaxSteer / sl) : s;
+}
+#endif
+
+// The steering acceleration of the three rules ('reynolds': per rule; 'sum': one limited sum).
+vec3 steering(vec3 v, Accum acc) {
+#if REYNOLDS
+  return uWeights.x * steerToward(acc.sep, v) + uWeights.y * steerToward(acc.sumVel, v) +
+         uWeights.z * steerToward(acc.sumOff, v);
+#else
   vec3 a = uWeights.x * acc.sep;
-  if (acc.count > 0) {
-    float inv = 1.0 / float(acc.count);
+  if (acc.mates > 0) {
+    float inv = 1.0 / float(acc.mates);
     a += uWeights.y * (acc.sumVel * inv - v) + uWeights.z * (acc.sumOff * inv);
   }
   float alen = safeLength(a);
-  if (alen > uMaxSteer) a *= uMaxSteer / alen;
+  return alen > uMaxSteer ? a * (uMaxSteer / alen) : a;
+#endif
+}
+
+// The forces that do not depend on neighbours, at position p: soft walls, obstacles' avoidance,
+// the attractor, predators. Off terms cost a uniform test each.
+vec3 pointForces(vec3 p) {
+  vec3 a = vec3(0.0);
+#if SOFT
+  for (int k = 0; k < DIMS; k++) {
+    if (p[k] < uSoftLo[k]) a[k] += uSoftK * (uSoftLo[k] - p[k]);
+    if (p[k] > uSoftHi[k]) a[k] -= uSoftK * (p[k] - uSoftHi[k]);
+  }
+#endif
+  for (int k = 0; k < uObstacleCount; k++) {
+    vec4 o = uObstacles[k];
+    vec3 e = minimumImage(p - o.xyz);
+    float q = safeLength(e);
+    float reach = o.w + uObstacleMargin;
+    if (q < reach) a += (uObstacleForce * (reach - q) / uObstacleMargin) * unitOr(e, q);
+  }
+  if (uAttractor.w != 0.0) {
+    vec3 e = minimumImage(uAttractor.xyz - p);
+    float q = safeLength(e);
+    if (q > EPS && q < uAttractorRadius) a += (uAttractor.w * (1.0 - q / uAttractorRadius) / q) * e;
+  }
+  for (int k = 0; k < uPredatorCount; k++) {
+    vec3 e = minimumImage(p - uPredators[k]);
+    float q = safeLength(e);
+    if (q > EPS && q < uPredatorRadius) a += (uPredatorForce * (1.0 - q / uPredatorRadius) / q) * e;
+  }
+  return a;
+}
+
+// The air's flow w(p, t) = wind + turbulence * u(k p + phi) (ABC flow in 3D, (cos y, sin x) in
+// 2D), world units/s; it moves positions only.
+vec3 flowAt(vec3 p) {
+  vec3 w = uWind;
+  if (uTurbulence != 0.0) {
+    vec3 x = uTurbulenceK * p + uFlowPhase;
+#if DIMS == 3
+    w += (0.5 * uTurbulence) *
+         vec3(sin(x.z) + cos(x.y), sin(x.x) + cos(x.z), sin(x.y) + cos(x.x));
+#else
+    w.xy += uTurbulence * vec2(cos(x.y), sin(x.x));
+#endif
+  }
+#if DIMS == 2
+  w.z = 0.0;
+#endif
+  return w;
+}
+
+// The obstacles' hard constraint, in order: a boid inside a sphere goes back onto its surface
+// (relative to p itself, so under wrap the nearest image of the sphere) and loses the inward
+// component of its velocity.
+void constrainObstacles(inout vec3 p, inout vec3 v) {
+  for (int k = 0; k < uObstacleCount; k++) {
+    vec4 o = uObstacles[k];
+    vec3 e = minimumImage(p - o.xyz);
+    float q = safeLength(e);
+    if (q < o.w) {
+      vec3 u = unitOr(e, q);
+      p = p - e + o.w * u;
+      float vn = dot(v, u);
+      if (vn < 0.0) v -= vn * u;
+    }
+  }
+}
+
+// One boid's step from its neighbour sums: steering and point forces, velocity, speed clamp to
+// [minSpeed, maxSpeed] (only for a non-zero velocity), position with the flow, obstacles, walls.
+void integrateBoid(vec3 p, vec3 v, Accum acc, out vec3 np, out vec3 nv) {
+  v = safeVelocity(v);
+  vec3 a = steering(v, acc) + pointForces(p);
+#if DIMS == 2
+  a.z = 0.0;
+#endif
   nv = v + a * uDt;
   float speed = safeLength(nv);
   if (speed > 0.0) {
     float k = speed > uMaxSpeed ? uMaxSpeed / speed : (speed < uMinSpeed ? uMinSpeed / speed : 1.0);
     nv *= k;
   }
-  np = p + nv * uDt;
+  np = p + (nv + flowAt(p)) * uDt;
+  constrainObstacles(np, nv);
   applyBoundary(np, nv);
 #if DIMS == 2
   np.z = 0.0;

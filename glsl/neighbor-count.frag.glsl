@@ -11,6 +11,6 @@ void main() {
     outCount = uvec4(0u);
     return;
   }
-  vec3 p = texelFetch(uPos, texelOf(i, uShift), 0).xyz;
+  vec4 p = texelFetch(uPos, texelOf(i, uShift), 0);
   outCount = uvec4(uint(gatherNeighbors(i, p).count), 0u, 0u, 0u);
 }

@@ -17,20 +17,21 @@ uniform usampler2D uCellTable;   // per cell: (first, one past last) index into 
 uniform int uTableShift;         // log2 of the cell table's width
 #endif
 
-// Adds element s of the state to the sums if it is a neighbour. No `s == self` test is needed:
-// the boid itself is at |d|^2 = 0 < eps^2.
-void visit(inout Accum acc, vec3 p, int s) {
+// Adds element s of the state to the sums if it is a neighbour of the boid at p.xyz (species
+// p.w). No `s == self` test is needed: the boid itself is at |d|^2 = 0 < eps^2.
+void visit(inout Accum acc, vec4 p, int s) {
   ivec2 t = texelOf(s, uShift);
+  vec4 q = texelFetch(uPos, t, 0);
   vec3 d;
   float d2;
-  if (neighborOffset(p, texelFetch(uPos, t, 0).xyz, d, d2)) {
-    addNeighbor(acc, d, d2, texelFetch(uVel, t, 0).xyz);
+  if (neighborOffset(p.xyz, q.xyz, d, d2)) {
+    addNeighbor(acc, d, d2, texelFetch(uVel, t, 0).xyz, q.w == p.w);
   }
 }
 
 #if GRID
 // Visits the boids of cells x0..x1 of one grid row (y, z): consecutive keys, so one index range.
-void visitCells(inout Accum acc, vec3 p, int x0, int x1, ivec2 row) {
+void visitCells(inout Accum acc, vec4 p, int x0, int x1, ivec2 row) {
   int first = cellIndex(ivec3(x0, row));
   int start = int(texelFetch(uCellTable, texelOf(first, uTableShift), 0).x);
   int end = int(texelFetch(uCellTable, texelOf(first + (x1 - x0), uTableShift), 0).y);
@@ -38,7 +39,8 @@ void visitCells(inout Accum acc, vec3 p, int x0, int x1, ivec2 row) {
 }
 #endif
 
-Accum gatherNeighbors(int self, vec3 p) {
+// The neighbour sums of element `self`, at p.xyz with species p.w.
+Accum gatherNeighbors(int self, vec4 p) {
   Accum acc = emptyAccum();
 #if GRID
   ivec3 c = cellCoords(texelFetch(uSortedKeys, texelOf(self, uShift), 0).x);

@@ -7,7 +7,7 @@ flat out uint tfCount;
 
 void main() {
   int i = gl_VertexID;
-  vec3 p = texelFetch(uPos, texelOf(i, uShift), 0).xyz;
+  vec4 p = texelFetch(uPos, texelOf(i, uShift), 0);
   tfCount = uint(gatherNeighbors(i, p).count);
   gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
 }

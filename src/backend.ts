@@ -88,6 +88,8 @@ export interface BackendInit {
    * whose context another flock may use next.
    */
   ownsCanvas?: boolean;
+  /** Simulated time of `state`, seconds (default 0): a fallback or restore resumes at it. */
+  time?: number;
 }
 
 export interface Backend {
@@ -97,10 +99,18 @@ export interface Backend {
   readonly maxCount: number;
   /** New parameters (validated). Keeps the state; count changes come with setState. */
   setParams(params: FlockParams): void;
-  /** Uploads a state in boid-id order; its count equals the params' count. */
-  setState(state: FlockState): void;
-  /** Submits n fixed steps (no drawing). */
+  /**
+   * Uploads a state in boid-id order; its count equals the params' count. The simulated time
+   * restarts at `time` seconds (default 0).
+   */
+  setState(state: FlockState, time?: number): void;
+  /** Submits n fixed steps (no drawing); each adds params.timeStep to `time`. */
   step(n: number): void;
+  /**
+   * Simulated time t in seconds at the start of the next submitted step (DESIGN.md section 1):
+   * 0 at creation and setState, + timeStep per submitted step.
+   */
+  readonly time: number;
   /** The state after all submitted work, in boid-id order. */
   readState(): Promise<FlockState>;
   /** Draws the current state. */

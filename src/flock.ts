@@ -195,6 +195,8 @@ type LogEntry = { steps: number } | { params: FlockParams };
 interface Snapshot {
   state: FlockState;
   params: FlockParams;
+  /** Simulated time of `state`, seconds. */
+  time: number;
 }
 
 /** A thrown value's message, never throwing itself. */
@@ -563,7 +565,7 @@ export class Flock extends EventTarget {
     this._disable = disable;
     this._camera = defaultCamera(params);
     this._clock = new FramePacer(params.timeStep);
-    this._snap = { state: initialState({ ...params, count: 1 }), params };
+    this._snap = { state: initialState({ ...params, count: 1 }), params, time: 0 };
     this._newEpochSignal();
   }
 
@@ -603,6 +605,13 @@ export class Flock extends EventTarget {
   /** A copy of the current view options (how the flock is drawn). */
   get view(): ViewOptions {
     return { ...this._view };
+  }
+  /**
+   * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (and
+   * when count, dimensions or seed re-initialise), + timeStep per step given to the backend.
+   */
+  get time(): number {
+    return this._backend?.time ?? this._snap.time;
   }
   /** True while the frame loop is on (it still idles while the page is hidden or the canvas off-screen). */
   get running(): boolean {
@@ -697,7 +706,7 @@ export class Flock extends EventTarget {
 
   /** A state given outright (creation, setState, reset, re-init): the snapshot, exactly. */
   private _setSnapshot(state: FlockState, params: FlockParams): void {
-    this._snap = { state, params };
+    this._snap = { state, params, time: 0 };
     this._logBase += this._log.length;
     this._log = [];
     this._snapGen++;
@@ -725,8 +734,9 @@ export class Flock extends EventTarget {
   }
 
   /** Where the log is now, to adopt a state read from the backend at this point. */
-  private _mark(): { gen: number; at: number; params: FlockParams; epoch: number } {
+  private _mark(): { gen: number; at: number; params: FlockParams; epoch: number; time: number } {
     return {
+      time: this._backend?.time ?? this._snap.time,
       gen: this._snapGen,
       at: this._logBase + this._log.length,
       params: this._applied,
@@ -739,7 +749,7 @@ export class Flock extends EventTarget {
     if (mark.gen !== this._snapGen || mark.epoch !== this._epoch || this._disposed) return;
     const drop = mark.at - this._logBase;
     if (drop <= 0) return;
-    this._snap = { state: s, params: mark.params };
+    this._snap = { state: s, params: mark.params, time: mark.time };
     this._log = this._log.slice(drop);
     this._logBase = mark.at;
   }
@@ -970,6 +980,7 @@ export class Flock extends EventTarget {
       params,
       state,
       disable: this._disable,
+      time: this._snap.time,
       limits: this._limits,
       ownsCanvas: this._canvas !== this._callerCanvas,
       onLost: (reason) => {
@@ -1111,7 +1122,7 @@ export class Flock extends EventTarget {
         try {
           const { state, params } = this._snap;
           dead.setParams(params);
-          dead.setState(state);
+          dead.setState(state, this._snap.time);
           const replayed = await this._replayLog(dead, state.count);
           if (this._disposed) return;
           this._lostBackend = null;

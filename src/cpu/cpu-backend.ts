@@ -18,6 +18,7 @@ import {
 import { NO_PASS_TIMES } from '../backend';
 import { FlockError } from '../core/errors';
 import type { FlockParams } from '../core/params';
+import { SimTime } from '../core/sim-time';
 import { cloneState, type FlockState } from '../core/state';
 import { CpuEngine, type CpuReply, type CpuRequest } from './cpu-engine';
 import { Canvas2DScratch, drawFlockCanvas2D } from './cpu-render';
@@ -93,9 +94,12 @@ class MainThreadRunner implements Runner {
     private readonly onReply: (r: CpuReply) => void,
     params: FlockParams | null = null,
     state: FlockState | null = null,
+    time = 0,
   ) {
     this.engine.params = params;
     this.engine.state = state;
+    if (params) this.engine.clock.setTimeStep(params.timeStep);
+    this.engine.clock.reset(time);
     if (this.channel) this.channel.port1.onmessage = () => this.slice();
   }
 
@@ -149,6 +153,7 @@ class MainThreadRunner implements Runner {
           state: this.engine.snapshot(),
           steps: req.n,
           ms: this.doneMs,
+          time: this.engine.clock.time,
         };
         this.done = this.doneMs = 0;
         this.onReply(reply);
@@ -179,6 +184,9 @@ class CpuBackend implements Backend {
   /** Parameters and state after the last answered request (the replay's starting point). */
   private confirmedParams: FlockParams;
   private confirmedState: FlockState;
+  private confirmedTime: number;
+  /** Simulated time of the requests posted so far (the engine catches up in order). */
+  private readonly clock: SimTime;
   private readonly waiters = new Map<number, Waiter>();
   /** The state drawn by render(): the newest one known, and the request it reflects. */
   private shown: FlockState;
@@ -195,6 +203,9 @@ class CpuBackend implements Backend {
     this.params = init.params;
     this.confirmedParams = init.params;
     this.confirmedState = cloneState(init.state);
+    this.confirmedTime = init.time ?? 0;
+    this.clock = new SimTime(init.params.timeStep);
+    this.clock.reset(this.confirmedTime);
     this.shown = this.confirmedState;
     const onReply = (r: CpuReply) => this.onReply(r);
     let runner: Runner | null = null;
@@ -209,7 +220,11 @@ class CpuBackend implements Backend {
     }
     this.runner = runner ?? new MainThreadRunner(onReply);
     this.post({ op: 'params', seq: 0, params: this.params });
-    this.post({ op: 'state', seq: 0, state: this.confirmedState });
+    this.post({ op: 'state', seq: 0, state: this.confirmedState, time: this.confirmedTime });
+  }
+
+  get time(): number {
+    return this.clock.time;
   }
 
   /** Where the steps run now. */
@@ -241,6 +256,7 @@ class CpuBackend implements Backend {
     }
     if (req?.op === 'params') this.confirmedParams = req.params;
     if (req?.op === 'state') this.confirmedState = req.state;
+    if (r.time !== undefined && r.error === undefined) this.confirmedTime = r.time;
     const waiter = this.waiters.get(r.seq);
     this.waiters.delete(r.seq);
     if (r.error !== undefined) {
@@ -276,6 +292,7 @@ class CpuBackend implements Backend {
       (r) => this.onReply(r),
       this.confirmedParams,
       this.confirmedState,
+      this.confirmedTime,
     );
     for (const req of this.pending) this.runner.post(req);
   }
@@ -283,19 +300,22 @@ class CpuBackend implements Backend {
   setParams(params: FlockParams): void {
     checkCount(params.count);
     this.params = params;
+    this.clock.setTimeStep(params.timeStep);
     this.post({ op: 'params', seq: 0, params });
   }
 
-  setState(state: FlockState): void {
+  setState(state: FlockState, time = 0): void {
     checkCount(state.count);
     const copy = cloneState(state);
-    const seq = this.post({ op: 'state', seq: 0, state: copy });
+    this.clock.reset(time);
+    const seq = this.post({ op: 'state', seq: 0, state: copy, time });
     this.shown = copy;
     this.shownSeq = seq;
   }
 
   step(n: number): void {
     if (!(n > 0)) return;
+    this.clock.advance(Math.floor(n));
     this.post({ op: 'step', seq: 0, n: Math.floor(n) });
   }
 

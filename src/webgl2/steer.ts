@@ -9,7 +9,7 @@ import type { Grid } from '../core/grid';
 import type { FlockParams } from '../core/params';
 import type { PassEnv } from './pass-env';
 import { drawPass, rowsFor, type Target } from './textures';
-import { flockDefines, flockUniforms } from './uniforms';
+import { flockDefines, flockUniforms, stepUniforms } from './uniforms';
 
 /** The grid structures a grid-search pass reads; null for brute force. */
 export interface GridInputs {
@@ -21,7 +21,8 @@ export interface GridInputs {
 
 /**
  * The uniforms of glsl/neighbor-search.glsl's users (steer and neighbour count, both paths):
- * the flock's, the state's RGBA32F position and velocity textures, and the grid's when given.
+ * the flock's, the per-step ones at simulated time `time` (seconds, the start of the step), the
+ * state's RGBA32F position and velocity textures, and the grid's when given.
  */
 export function steerUniforms(
   state: Pick<Target, 'textures' | 'layout'>,
@@ -29,9 +30,11 @@ export function steerUniforms(
   count: number,
   params: FlockParams,
   g: Grid,
+  time = 0,
 ): Record<string, unknown> {
   return {
     ...flockUniforms(params, g),
+    ...stepUniforms(params, time),
     uPos: state.textures[0],
     uVel: state.textures[1],
     uShift: state.layout.shift,
@@ -49,6 +52,7 @@ export function steerUniforms(
 /**
  * A fragment pass over the first `count` elements of `out` (a target of `state`'s layout) that
  * gathers each element's neighbours in `state`: through `grid`, or from all boids when null.
+ * `time`: the simulated time at the start of the step, seconds.
  */
 export type GatherPass = (
   env: PassEnv,
@@ -58,19 +62,20 @@ export type GatherPass = (
   params: FlockParams,
   g: Grid,
   out: Target,
+  time?: number,
 ) => void;
 
 /** The gather pass of fragment shader `frag` (compiled per params and search mode, cached). */
 function gatherPass(frag: string): GatherPass {
-  return (env, state, grid, count, params, g, out) => {
+  return (env, state, grid, count, params, g, out, time = 0) => {
     const defines = flockDefines(params, grid ? 'grid' : 'brute');
     const prog = env.programs.get('fullscreen.vert.glsl', frag, defines);
-    const uniforms = steerUniforms(state, grid, count, params, g);
+    const uniforms = steerUniforms(state, grid, count, params, g, time);
     drawPass(env.gl, env.vao, out, prog, uniforms, rowsFor(out.layout, count));
   };
 }
 
-/** `state` -> `out` (both RGBA32F position + velocity targets of one layout), one step. */
+/** `state` -> `out` (RGBA32F position + velocity and R32F |N_i| targets of one layout), one step. */
 export const runSteer: GatherPass = gatherPass('steer.frag.glsl');
 
 /** |N_i| of every element of `state` into `out` (R32UI, same layout), counted as runSteer gathers. */

@@ -16,17 +16,25 @@ export interface FeedbackEnv extends PassEnv {
   readonly feedback: WebGLTransformFeedback;
 }
 
-/** One state: positions and velocities, one vec4 per element in index order (layout.texels of each). */
+/**
+ * One state: positions and velocities, one vec4 per element in index order, and |N_i| as one
+ * float per element (layout.texels of each).
+ */
 export interface StateBuffers {
   /** xyz world units, w species id. */
   readonly pos: WebGLBuffer;
   /** xyz world units/s, w boid id (internal). */
   readonly vel: WebGLBuffer;
+  /** |N_i| of the last step (FlockState's velocities.w). */
+  readonly nbr: WebGLBuffer;
 }
 
-/** RGBA32F sampled copies of a StateBuffers (textures[0] positions, [1] velocities); never attached. */
+/**
+ * Sampled copies of a StateBuffers, never attached: textures[0] positions, [1] velocities
+ * (RGBA32F), [2] |N_i| (R32F).
+ */
 export interface StateCopies {
-  readonly textures: readonly [WebGLTexture, WebGLTexture];
+  readonly textures: readonly [WebGLTexture, WebGLTexture, WebGLTexture];
   readonly layout: TexLayout;
 }
 
@@ -39,11 +47,12 @@ export function createFeedbackBuffer(gl: WebGL2RenderingContext, bytes: number):
   return buf;
 }
 
-/** Position and velocity buffers of layout.texels vec4 each (16 bytes per element). */
+/** Position and velocity buffers of layout.texels vec4 each (16 bytes per element), |N_i| (4 bytes). */
 export function createStateBuffers(gl: WebGL2RenderingContext, layout: TexLayout): StateBuffers {
   return {
     pos: createFeedbackBuffer(gl, 16 * layout.texels),
     vel: createFeedbackBuffer(gl, 16 * layout.texels),
+    nbr: createFeedbackBuffer(gl, 4 * layout.texels),
   };
 }
 
@@ -51,14 +60,16 @@ export function deleteStateBuffers(gl: WebGL2RenderingContext, b: StateBuffers |
   if (!b) return;
   gl.deleteBuffer(b.pos);
   gl.deleteBuffer(b.vel);
+  gl.deleteBuffer(b.nbr);
 }
 
-/** Two RGBA32F data textures of `layout` (sampled only: no framebuffer, no extension needed). */
+/** Two RGBA32F and one R32F data textures of `layout` (sampled only: no framebuffer, no extension needed). */
 export function createStateCopies(gl: WebGL2RenderingContext, layout: TexLayout): StateCopies {
   return {
     textures: [
       createDataTexture(gl, gl.RGBA32F, layout),
       createDataTexture(gl, gl.RGBA32F, layout),
+      createDataTexture(gl, gl.R32F, layout),
     ],
     layout,
   };
@@ -69,41 +80,47 @@ export function deleteStateCopies(gl: WebGL2RenderingContext, c: StateCopies | n
   for (const t of c.textures) gl.deleteTexture(t);
 }
 
-/** Writes `pos` and `vel` (4 floats per element, from element 0) into `b`. */
+/** Writes `pos` and `vel` (4 floats per element, from element 0) and `nbr` (1 float each) into `b`. */
 export function uploadStateBuffers(
   gl: WebGL2RenderingContext,
   b: StateBuffers,
   pos: Float32Array,
   vel: Float32Array,
+  nbr: Float32Array,
 ): void {
   gl.bindBuffer(gl.COPY_WRITE_BUFFER, b.pos);
   gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, pos);
   gl.bindBuffer(gl.COPY_WRITE_BUFFER, b.vel);
   gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, vel);
+  gl.bindBuffer(gl.COPY_WRITE_BUFFER, b.nbr);
+  gl.bufferSubData(gl.COPY_WRITE_BUFFER, 0, nbr);
   gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
 }
 
 /**
  * Copies elements [0, count) of `src` (whole rows of the layout) into `dst` on the GPU:
- * texSubImage2D from a PIXEL_UNPACK_BUFFER at offset 0. The buffers must not be bound to a
- * transform-feedback binding (INVALID_OPERATION, WebGL2 spec 5.1): runFeedback clears them.
+ * texSubImage2D from a PIXEL_UNPACK_BUFFER at offset 0; |N_i| too unless `withNbr` is false
+ * (after a reorder, whose |N_i| the steer pass has yet to write). The buffers must not be bound
+ * to a transform-feedback binding (INVALID_OPERATION, WebGL2 spec 5.1): runFeedback clears them.
  */
 export function copyStateToTextures(
   gl: WebGL2RenderingContext,
   src: StateBuffers,
   dst: StateCopies,
   count: number,
+  withNbr = true,
 ): void {
   const { width } = dst.layout;
   const rows = rowsFor(dst.layout, count);
-  const pairs: [WebGLBuffer, WebGLTexture][] = [
-    [src.pos, dst.textures[0]],
-    [src.vel, dst.textures[1]],
+  const copies: [WebGLBuffer, WebGLTexture, number][] = [
+    [src.pos, dst.textures[0], gl.RGBA],
+    [src.vel, dst.textures[1], gl.RGBA],
   ];
-  for (const [buf, tex] of pairs) {
+  if (withNbr) copies.push([src.nbr, dst.textures[2], gl.RED]);
+  for (const [buf, tex, format] of copies) {
     gl.bindBuffer(gl.PIXEL_UNPACK_BUFFER, buf);
     gl.bindTexture(gl.TEXTURE_2D, tex);
-    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, rows, gl.RGBA, gl.FLOAT, 0);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, width, rows, format, gl.FLOAT, 0);
   }
   gl.bindTexture(gl.TEXTURE_2D, null);
   gl.bindBuffer(gl.PIXEL_UNPACK_BUFFER, null);

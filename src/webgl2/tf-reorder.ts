@@ -7,11 +7,14 @@
 import type { FeedbackEnv, StateBuffers, StateCopies } from './tf-feedback';
 import { runFeedback } from './tf-feedback';
 import type { Target } from './textures';
-import { STEER_FEEDBACK } from './tf-steer';
+import { REORDER_FEEDBACK } from './tf-steer';
 
-/** The reorder program (tf-reorder.vert.glsl captures the same outputs as the steer pass). */
+/**
+ * The reorder program (tf-reorder.vert.glsl captures positions and velocities; |N_i| is written
+ * by the steer pass that follows).
+ */
 export function reorderProgram(env: FeedbackEnv) {
-  return env.programs.get('tf-reorder.vert.glsl', 'tf-discard.frag.glsl', {}, STEER_FEEDBACK);
+  return env.programs.get('tf-reorder.vert.glsl', 'tf-discard.frag.glsl', {}, REORDER_FEEDBACK);
 }
 
 /** `state` (copies) -> `out` in the order of `sortedKeys` (same layout), elements [0, count). */

@@ -12,8 +12,10 @@ import type { FeedbackEnv, StateBuffers, StateCopies } from './tf-feedback';
 import { runFeedback } from './tf-feedback';
 import { flockDefines } from './uniforms';
 
-/** The vertex outputs of tf-steer.vert.glsl, in binding order (positions, velocities). */
-export const STEER_FEEDBACK = ['tfPos', 'tfVel'] as const;
+/** The vertex outputs of tf-steer.vert.glsl, in binding order (positions, velocities, |N_i|). */
+export const STEER_FEEDBACK = ['tfPos', 'tfVel', 'tfNbr'] as const;
+/** The vertex outputs of tf-reorder.vert.glsl (positions, velocities). */
+export const REORDER_FEEDBACK = ['tfPos', 'tfVel'] as const;
 /** The vertex output of tf-neighbor-count.vert.glsl. */
 export const COUNT_FEEDBACK = ['tfCount'] as const;
 
@@ -34,7 +36,10 @@ export function steerProgram(env: FeedbackEnv, params: FlockParams, search: 'gri
   return gatherProgram(env, 'tf-steer.vert.glsl', params, search, STEER_FEEDBACK);
 }
 
-/** `state` (copies of the current buffers) -> `out`, one step for elements [0, count). */
+/**
+ * `state` (copies of the current buffers) -> `out`, one step for elements [0, count), at
+ * simulated time `time` (seconds, the start of the step).
+ */
 export function runTFSteer(
   env: FeedbackEnv,
   state: StateCopies,
@@ -43,9 +48,11 @@ export function runTFSteer(
   params: FlockParams,
   g: Grid,
   out: StateBuffers,
+  time = 0,
 ): void {
   const prog = steerProgram(env, params, grid ? 'grid' : 'brute');
-  runFeedback(env, prog, steerUniforms(state, grid, count, params, g), [out.pos, out.vel], count);
+  const uniforms = steerUniforms(state, grid, count, params, g, time);
+  runFeedback(env, prog, uniforms, [out.pos, out.vel, out.nbr], count);
 }
 
 /** |N_i| of elements [0, count) of `state` into `out` (a uint per element), counted as runTFSteer gathers. */

@@ -6,7 +6,8 @@
  *
  * What it shares with the transform-feedback path (resources, context loss, the pass order, the
  * boid-id order of readState, debug hooks) is webgl2-common.ts; here is where the state lives: two
- * render targets of two RGBA32F attachments (position, velocity) that reorder and steer draw into.
+ * render targets of two RGBA32F attachments (position, velocity) and one R32F (|N_i|) that
+ * reorder and steer draw into.
  */
 import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
@@ -42,7 +43,7 @@ export interface WebGL2Backend extends WebGL2PathBackend {
   readonly kind: 'webgl2';
 }
 
-/** Two RGBA32F (position, velocity) targets: the current state and the scratch/next one. */
+/** Two (RGBA32F position, RGBA32F velocity, R32F |N_i|) targets: the current state and the scratch/next one. */
 type TextureStates = StateObjects<Target>;
 type Resources = PathResources<PassEnv, TextureStates>;
 
@@ -77,8 +78,8 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     try {
       return {
         states: [
-          target([gl.RGBA32F, gl.RGBA32F], 'state A'),
-          target([gl.RGBA32F, gl.RGBA32F], 'state B'),
+          target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state A'),
+          target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state B'),
         ],
         sort: createSortTargets(gl, count, this.init.sortBlockLog2),
       };
@@ -116,12 +117,14 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     const gl = this.gl;
     const layout = res.states[0].layout;
     const rows = rowsFor(layout, state.count);
-    const { pos, vel } = withBoidIds(state, 4 * layout.width * rows);
-    const [pt, vt] = res.states[0].textures;
+    const { pos, vel, nbr } = withBoidIds(state, 4 * layout.width * rows);
+    const [pt, vt, nt] = res.states[0].textures;
     gl.bindTexture(gl.TEXTURE_2D, pt!);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, layout.width, rows, gl.RGBA, gl.FLOAT, pos);
     gl.bindTexture(gl.TEXTURE_2D, vt!);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, layout.width, rows, gl.RGBA, gl.FLOAT, vel);
+    gl.bindTexture(gl.TEXTURE_2D, nt!);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, layout.width, rows, gl.RED, gl.FLOAT, nbr);
     gl.bindTexture(gl.TEXTURE_2D, null);
   }
 
@@ -133,16 +136,24 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     runReorder(res.env, res.states[this.cur], sorted, this.count, res.states[1 - this.cur]!);
   }
 
-  protected steerPass(res: Resources, grid: GridInputs | null, out: 0 | 1): void {
+  protected steerPass(res: Resources, grid: GridInputs | null, out: 0 | 1, time: number): void {
     const src = grid ? res.states[1 - this.cur]! : res.states[this.cur];
-    runSteer(res.env, src, grid, this.count, this.params, this.grid, res.states[out]);
+    runSteer(res.env, src, grid, this.count, this.params, this.grid, res.states[out], time);
   }
 
   protected stateRead(state: Target, count: number): StateRead {
     const gl = this.gl;
     const pos = targetRead(gl, state, gl.COLOR_ATTACHMENT0, count, Float32Array);
     const vel = targetRead(gl, state, gl.COLOR_ATTACHMENT1, count, Float32Array);
-    return { reqs: [pos.req, vel.req], pos: pos.data, vel: vel.data };
+    // R32F read as RGBA/FLOAT (the one float read format WebGL2 guarantees): |N_i| in red.
+    const nbr = targetRead(gl, state, gl.COLOR_ATTACHMENT2, count, Float32Array);
+    return {
+      reqs: [pos.req, vel.req, nbr.req],
+      pos: pos.data,
+      vel: vel.data,
+      nbr: nbr.data,
+      nbrStride: 4,
+    };
   }
 
   protected async countNeighbors(

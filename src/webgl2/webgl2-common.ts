@@ -10,7 +10,10 @@
  * Internal order (both paths): the state holds the boids in the order of the last sort (boid-id
  * order right after setState), and velocity.w carries each boid's id as a float (exact below 2^24,
  * and counts are at most 2^24) so the id travels with the boid through reorder and steer;
- * readState() scatters back into id order and reports velocity.w = 0 (FlockState's convention).
+ * |N_i| (FlockState's velocities.w) lives beside them, one float per element in the same order
+ * (an R32F texture, a float buffer on the feedback path), written by the steer pass.
+ * readState() scatters back into id order with velocities.w = |N_i|.
+ * The simulated time t (SimTime) is kept here: the steer pass gets t at the start of its step.
  *
  * A backend owns every GL object it creates (counted by gl-tracker.ts) and frees them in
  * dispose(); the context of a canvas the flock made (init.ownsCanvas) is given back there too
@@ -27,6 +30,7 @@ import {
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, type FlockParams } from '../core/params';
+import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
 import { runBitonicSort, sortPassCount, type SortTargets } from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
@@ -119,18 +123,23 @@ export function openWebGL2(
 
 /**
  * `state` as the paths store it: Float32Array(length) positions and velocities (length >=
- * 4 * count, zero beyond), velocity.w = boid id.
+ * 4 * count, zero beyond), velocity.w = boid id, and Float32Array(length / 4) |N_i| (the state's
+ * velocities.w).
  */
 export function withBoidIds(
   state: FlockState,
   length = 4 * state.count,
-): { pos: Float32Array; vel: Float32Array } {
+): { pos: Float32Array; vel: Float32Array; nbr: Float32Array } {
   const pos = new Float32Array(length);
   const vel = new Float32Array(length);
+  const nbr = new Float32Array(length / 4);
   pos.set(state.positions.subarray(0, 4 * state.count));
   vel.set(state.velocities.subarray(0, 4 * state.count));
-  for (let i = 0; i < state.count; i++) vel[4 * i + 3] = i;
-  return { pos, vel };
+  for (let i = 0; i < state.count; i++) {
+    nbr[i] = vel[4 * i + 3]!;
+    vel[4 * i + 3] = i;
+  }
+  return { pos, vel, nbr };
 }
 
 /** The boid id stored in velocity.w of element s. */
@@ -206,11 +215,16 @@ export interface SharedResources<E extends PassEnv> {
 /** Everything one build of a path owns. */
 export type PathResources<E extends PassEnv, S> = SharedResources<E> & S;
 
-/** What a state read brings back: 4 floats per element from element 0 (at least `count`). */
+/**
+ * What a state read brings back from element 0 (at least `count`): 4 floats per element of
+ * positions and velocities, and |N_i| every `nbrStride` floats of `nbr`.
+ */
 export interface StateRead {
   reqs: ReadRequest[];
   pos: Float32Array;
   vel: Float32Array;
+  nbr: Float32Array;
+  nbrStride: number;
 }
 
 /**
@@ -233,6 +247,8 @@ export abstract class WebGL2PathBase<
   /** The last state given (reference, not copied): uploaded again after a context restore. */
   private lastState: FlockState;
   protected count: number;
+  /** Simulated time t. */
+  private readonly clock: SimTime;
   /** Which of res.states is the current state. */
   protected cur: 0 | 1 = 0;
   private res: PathResources<E, S> | null = null;
@@ -260,6 +276,8 @@ export abstract class WebGL2PathBase<
     this.grid = gridFor(init.params);
     this.lastState = init.state;
     this.count = init.state.count;
+    this.clock = new SimTime(init.params.timeStep);
+    this.clock.reset(init.time ?? 0);
     this.checkCount(this.count);
     this.build();
     canvas.addEventListener('webglcontextlost', this.onLostEvent);
@@ -291,9 +309,14 @@ export abstract class WebGL2PathBase<
   protected abstract reorderPass(res: PathResources<E, S>, sorted: Target): void;
   /**
    * One steer + integrate step into res.states[out], from the reordered scratch state (grid) or
-   * the current one (brute force).
+   * the current one (brute force), at simulated time `time` (seconds, the start of the step).
    */
-  protected abstract steerPass(res: PathResources<E, S>, grid: GridInputs | null, out: 0 | 1): void;
+  protected abstract steerPass(
+    res: PathResources<E, S>,
+    grid: GridInputs | null,
+    out: 0 | 1,
+    time: number,
+  ): void;
   /** Reads of the first `count` elements of `state`. */
   protected abstract stateRead(state: P, count: number): StateRead;
   /**
@@ -462,6 +485,7 @@ export abstract class WebGL2PathBase<
     const searchChanged = params.neighborSearch !== this.params.neighborSearch;
     this.params = params;
     this.grid = grid;
+    this.clock.setTimeStep(params.timeStep);
     const res = this.ready;
     if (!res) return;
     if (!sameLayout(tableLayout, res.table.layout)) {
@@ -474,9 +498,15 @@ export abstract class WebGL2PathBase<
     this.warmPrograms();
   }
 
-  setState(state: FlockState): void {
+  /** The simulated time t, seconds, at the start of the next step. */
+  get time(): number {
+    return this.clock.time;
+  }
+
+  setState(state: FlockState, time = 0): void {
     if (this.disposed) return;
     this.checkCount(state.count);
+    this.clock.reset(time);
     this.lastState = state;
     this.count = state.count;
     const res = this.ready;
@@ -491,7 +521,10 @@ export abstract class WebGL2PathBase<
     const res = this.ready;
     if (!res) return;
     res.timer.poll();
-    for (let k = 0; k < n; k++) this.stepOnce(res);
+    for (let k = 0; k < n; k++) {
+      this.stepOnce(res, this.clock.time);
+      this.clock.advance(1);
+    }
   }
 
   /** Key, sort and cell table of the current state; returns the sorted keys' target. */
@@ -524,17 +557,17 @@ export abstract class WebGL2PathBase<
     return { sortedKeys: sorted, cellTable: res.table };
   }
 
-  private stepOnce(res: PathResources<E, S>): void {
+  private stepOnce(res: PathResources<E, S>, time: number): void {
     if (this.params.neighborSearch === 'grid') {
       // The reordered state goes to the scratch state; the step writes back into the current one.
       const grid = this.reorder(res, this.buildGrid(res));
       res.timer.begin('steer');
-      this.steerPass(res, grid, this.cur);
+      this.steerPass(res, grid, this.cur, time);
       res.timer.end();
     } else {
       const next = this.cur === 0 ? 1 : 0;
       res.timer.begin('steer');
-      this.steerPass(res, null, next);
+      this.steerPass(res, null, next, time);
       res.timer.end();
       this.cur = next;
     }
@@ -563,7 +596,7 @@ export abstract class WebGL2PathBase<
   async readState(): Promise<FlockState> {
     const res = this.requireReady();
     const count = this.count;
-    const { reqs, pos, vel } = this.stateRead(res.states[this.cur], count);
+    const { reqs, pos, vel, nbr, nbrStride } = this.stateRead(res.states[this.cur], count);
     await res.reader.read(reqs);
     const positions = new Float32Array(4 * count);
     const velocities = new Float32Array(4 * count);
@@ -574,6 +607,7 @@ export abstract class WebGL2PathBase<
       seen[id] = 1;
       positions.set(pos.subarray(4 * s, 4 * s + 4), 4 * id);
       velocities.set(vel.subarray(4 * s, 4 * s + 3), 4 * id);
+      velocities[4 * id + 3] = nbr[nbrStride * s]!;
     }
     return { count, positions, velocities };
   }

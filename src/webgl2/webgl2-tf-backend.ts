@@ -72,7 +72,7 @@ function checkDeviceLimits(gl: WebGL2RenderingContext): string | null {
   const attribs = gl.getParameter(gl.MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS) as number;
   const components = gl.getParameter(gl.MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS) as number;
   const units = gl.getParameter(gl.MAX_VERTEX_TEXTURE_IMAGE_UNITS) as number;
-  if (attribs < 2) return `MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is ${attribs} (2 needed)`;
+  if (attribs < 3) return `MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS is ${attribs} (3 needed)`;
   if (components < 4)
     return `MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS is ${components} (4 needed)`;
   if (units < 5) return `MAX_VERTEX_TEXTURE_IMAGE_UNITS is ${units} (5 needed)`;
@@ -171,8 +171,8 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
 
   /** Writes `state` into states[0] and its copies. */
   protected writeState(res: Resources, state: FlockState): void {
-    const { pos, vel } = withBoidIds(state);
-    uploadStateBuffers(this.gl, res.states[0], pos, vel);
+    const { pos, vel, nbr } = withBoidIds(state);
+    uploadStateBuffers(this.gl, res.states[0], pos, vel, nbr);
     copyStateToTextures(this.gl, res.states[0], res.copies, state.count);
   }
 
@@ -184,25 +184,29 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
   protected reorderPass(res: Resources, sorted: Target): void {
     const scratch = res.states[1 - this.cur]!;
     runTFReorder(res.env, res.copies, sorted, this.count, scratch);
-    copyStateToTextures(this.gl, scratch, res.copies, this.count);
+    copyStateToTextures(this.gl, scratch, res.copies, this.count, false);
   }
 
-  protected steerPass(res: Resources, grid: GridInputs | null, out: 0 | 1): void {
+  protected steerPass(res: Resources, grid: GridInputs | null, out: 0 | 1, time: number): void {
     const dst = res.states[out];
-    runTFSteer(res.env, res.copies, grid, this.count, this.params, this.grid, dst);
+    runTFSteer(res.env, res.copies, grid, this.count, this.params, this.grid, dst, time);
     copyStateToTextures(this.gl, dst, res.copies, this.count);
   }
 
   protected stateRead(state: StateBuffers, count: number): StateRead {
     const pos = new Float32Array(4 * count);
     const vel = new Float32Array(4 * count);
+    const nbr = new Float32Array(count);
     return {
       reqs: [
         { buffer: state.pos, dst: pos },
         { buffer: state.vel, dst: vel },
+        { buffer: state.nbr, dst: nbr },
       ],
       pos,
       vel,
+      nbr,
+      nbrStride: 1,
     };
   }
 

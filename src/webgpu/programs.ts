@@ -21,9 +21,9 @@ const TABLE = {
   cellTable: ['cell-table.wgsl', 'boid', ['urw']],
   reorder: ['reorder.wgsl', 'boid', ['urrw']],
   copyRecords: ['reorder.wgsl', 'boid', ['u-rw']],
-  steerGrid: ['steer.wgsl', 'boid', ['urrw']],
+  steerGrid: ['steer.wgsl', 'boid', ['urrw-w', 'd']],
   countGrid: ['steer.wgsl', 'boid', ['urr-w']],
-  steerBrute: ['steer.wgsl', 'boid', ['ur-w']],
+  steerBrute: ['steer.wgsl', 'boid', ['ur-w-w', 'd']],
   countBrute: ['steer.wgsl', 'boid', ['ur--w']],
 } as const satisfies Record<string, readonly [string, 'boid' | 'scan' | 'sort', readonly string[]]>;
 

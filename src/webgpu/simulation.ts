@@ -5,7 +5,11 @@
  * Memory (boid.wgsl), 32 bytes per boid in each of two buffers, the boid id as f32 in vel.w:
  * `state`, the current state in the order the last step left it (sorted by cell), as a block of
  * positions then a block of velocities (2 * count vec4f); `sorted`, the steer pass's input in
- * cell order, as Boid { pos, vel } records.
+ * cell order, as Boid { pos, vel } records; `nbr`, |N_i| (FlockState's velocities.w) as one f32
+ * per boid in the order of `state`, written by the steer pass.
+ * Simulated time t (SimTime): the steer pass of each step reads its StepParams (predator positions,
+ * the flow's phase at t, from src/core/behaviours.ts in float64) from its own 256-byte slot of a
+ * ring, bound with a dynamic offset, so the many steps of one submission each see their own t.
  * One step (grid search, counting sort):
  *   key      clear per-cell counts; count per cell with atomics, keep (cellKey, rank) per boid
  *   sort     exclusive prefix scan of the counts (multi-level) = cell table
@@ -20,6 +24,8 @@ import { nextPow2 } from '../core/bitonic';
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
+import { predatorPositions, flowPhase } from '../core/behaviours';
+import { SimTime } from '../core/sim-time';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
 import { programSpecs, type ProgramName } from './programs';
@@ -30,7 +36,7 @@ import {
   type ComputeProgramOptions,
 } from './shaders';
 import { PassTimer, type PassAverages, type PassName } from './timing';
-import { SIM_UNIFORMS, SORT_STAGE_UNIFORMS } from './uniforms';
+import { SIM_UNIFORMS, SORT_STAGE_UNIFORMS, STEP_UNIFORMS } from './uniforms';
 
 /** Bytes of one boid's state (position + velocity vec4f, in two blocks). */
 export const BOID_BYTES = 32;
@@ -40,6 +46,9 @@ const SCAN_ITEMS = 4;
 const MAX_WG = 256;
 /** Stride of the per-stage bitonic uniforms (dynamic offsets must be 256-byte aligned at most). */
 const STAGE_STRIDE = 256;
+/** Stride and initial number of the per-step StepParams slots (the ring grows for longer encodes). */
+const STEP_STRIDE = 256;
+const STEP_SLOTS = 64;
 
 export interface FlockSimulationOptions {
   device: GPUDevice;
@@ -47,6 +56,8 @@ export interface FlockSimulationOptions {
   params: FlockParams;
   /** State in boid-id order; initialState(params) when absent. */
   initialState?: FlockState;
+  /** Simulated time of that state, seconds (default 0). */
+  time?: number;
   /** Workgroup size of the per-boid passes (default 256, at most 256 and the device limit). */
   workgroupSize?: number;
   /** Time passes with timestamp queries when the device has 'timestamp-query' (default true). */
@@ -89,6 +100,8 @@ export interface SimulationBuffers {
   cellStart: GPUBuffer;
   /** SimParams uniform. */
   uniforms: GPUBuffer;
+  /** `count` f32: |N_i| of the last step, in the order of `state` (STORAGE | VERTEX | COPY_SRC | COPY_DST). */
+  nbr: GPUBuffer;
 }
 
 export interface FlockSimulation {
@@ -105,9 +118,15 @@ export interface FlockSimulation {
   /** Workgroup sizes in use. */
   readonly workgroupSizes: { boid: number; scan: number; sort: number };
   readonly buffers: SimulationBuffers;
+  /** Simulated time t at the start of the next step, seconds (0 at creation and setState). */
+  readonly time: number;
   /** Submits n fixed steps (no drawing). */
   step(n?: number): void;
-  /** Encodes n steps into `encoder` (the caller submits, then calls afterSubmit()). */
+  /**
+   * Encodes n steps into `encoder` (the caller submits, then calls afterSubmit()). Their per-step
+   * uniforms are written into fresh ring slots now: submit an encoder before encoding more than
+   * the ring holds (it grows to the largest n asked for, at least 64 steps).
+   */
   encodeSteps(encoder: GPUCommandEncoder, n: number): void;
   /** Reads back timestamps of steps encoded with encodeSteps, once their encoder was submitted. */
   afterSubmit(): void;
@@ -115,13 +134,17 @@ export interface FlockSimulation {
   readState(): Promise<FlockState>;
   /** New validated parameters; keeps the state unless `count` changes (then initialState(params)). */
   setParams(params: FlockParams): void;
-  /** Uploads a state in boid-id order; a different count updates params.count. */
-  setState(state: FlockState): void;
   /**
-   * Uploads data already in the internal layout (packRecords: positions, then velocities with ids);
-   * a different count updates params.count. For callers that must keep CPU work away from GPU calls.
+   * Uploads a state in boid-id order (velocities.w: |N_i|); a different count updates
+   * params.count. The simulated time restarts at `time` seconds (default 0).
    */
-  setRecords(count: number, records: Float32Array): void;
+  setState(state: FlockState, time?: number): void;
+  /**
+   * Uploads data already in the internal layout (packRecords: positions, then velocities with ids;
+   * |N_i| becomes 0); a different count updates params.count; the time restarts at `time` (default 0).
+   * For callers that must keep CPU work away from GPU calls.
+   */
+  setRecords(count: number, records: Float32Array, time?: number): void;
   /** |N_i| per boid id for the current state, counted the way the step counts. */
   debugNeighborCounts(): Promise<Uint32Array>;
   /** (cellKey, boid id) of the current state after the grid sort, in sorted order. */
@@ -209,7 +232,7 @@ export async function createFlockSimulation(
   const sim = new Simulation(device, programs, wg, options);
   try {
     sim.setParams(options.params);
-    sim.setState(options.initialState ?? initialState(sim.params));
+    sim.setState(options.initialState ?? initialState(sim.params), options.time ?? 0);
   } catch (e) {
     sim.dispose();
     throw e;
@@ -238,7 +261,14 @@ class Simulation implements FlockSimulation {
   private readonly uniformBuffer: GPUBuffer;
   private readonly stageBuffer: GPUBuffer;
   private readonly dummy: GPUBuffer;
+  private readonly clock = new SimTime(1 / 60);
+  /** The StepParams ring: `stepSlots` slots of STEP_STRIDE bytes; `stepNext` the next one to use. */
+  private stepBuffer: GPUBuffer;
+  private stepSlots = STEP_SLOTS;
+  private stepNext = 0;
+  private stepGeneration = 0;
   private state: GPUBuffer | null = null;
+  private nbr: GPUBuffer | null = null;
   private sorted: GPUBuffer | null = null;
   private cellStart: GPUBuffer | null = null;
   private partials: GPUBuffer | null = null;
@@ -275,6 +305,21 @@ class Simulation implements FlockSimulation {
     device.queue.writeBuffer(this.stageBuffer, 0, stages);
     // The top scan level has no level above: its block total goes nowhere (arrayLength check).
     this.dummy = this.buffer('scanTop', 16, BufferUsage.STORAGE);
+    this.stepBuffer = this.createStepBuffer();
+  }
+
+  private createStepBuffer(): GPUBuffer {
+    this.stepGeneration++;
+    this.stepNext = 0;
+    return this.buffer(
+      'stepParams',
+      this.stepSlots * STEP_STRIDE,
+      BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+    );
+  }
+
+  get time(): number {
+    return this.clock.time;
   }
 
   get params(): FlockParams {
@@ -303,6 +348,7 @@ class Simulation implements FlockSimulation {
       sorted: this.sorted!,
       cellStart: this.cellStart!,
       uniforms: this.uniformBuffer,
+      nbr: this.nbr!,
     };
   }
 
@@ -366,6 +412,13 @@ class Simulation implements FlockSimulation {
         this.buffer(
           'state',
           count * BOID_BYTES,
+          BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+        );
+      this.nbr =
+        this.drop(this.nbr) ??
+        this.buffer(
+          'nbr',
+          count * 4,
           BufferUsage.STORAGE | BufferUsage.VERTEX | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
         );
       this.sorted =
@@ -639,36 +692,69 @@ class Simulation implements FlockSimulation {
     }
   }
 
+  /**
+   * Byte offsets of the StepParams slots of the next n steps, their values written now. Steps
+   * that need no per-step value (no predators, no turbulence) all share slot 0.
+   */
+  private stepOffsets(n: number): number[] {
+    const p = this._params;
+    if (p.predators === 0 && p.turbulence === 0) {
+      this.clock.advance(n);
+      return new Array<number>(n).fill(0);
+    }
+    if (n > this.stepSlots) {
+      this.drop(this.stepBuffer);
+      this.stepSlots = nextPow2(n);
+      this.stepBuffer = this.createStepBuffer();
+    }
+    if (this.stepNext + n > this.stepSlots) this.stepNext = 0;
+    const first = this.stepNext;
+    const data = new ArrayBuffer(n * STEP_STRIDE);
+    const offsets: number[] = [];
+    for (let s = 0; s < n; s++) {
+      const t = this.clock.time;
+      STEP_UNIFORMS.pack(
+        { predators: predatorPositions(p, t), flowPhase: flowPhase(t) },
+        data,
+        s * STEP_STRIDE,
+      );
+      this.clock.advance(1);
+      offsets.push((first + s) * STEP_STRIDE);
+    }
+    this.device.queue.writeBuffer(this.stepBuffer, first * STEP_STRIDE, data);
+    this.stepNext = first + n;
+    return offsets;
+  }
+
   encodeSteps(encoder: GPUCommandEncoder, n: number): void {
     this.assertLive();
     const u = this.uniformBuffer;
     const grid = this._params.neighborSearch === 'grid';
+    const offsets = this.stepOffsets(n);
+    const program = grid ? 'steerGrid' : 'steerBrute';
+    const stepGroup = this.bindGroup(
+      program,
+      1,
+      { 0: { buffer: this.stepBuffer, size: STEP_UNIFORMS.size } },
+      `g${this.stepGeneration}`,
+    );
     for (let s = 0; s < n; s++) {
       const timed = this.timer.beginStep();
       this.encodeGather(encoder, timed);
       const pass = this.beginPass(encoder, 'steer', timed);
-      if (grid) {
-        this.run(
-          pass,
-          'steerGrid',
-          this._count,
-          this.workgroupSizes.boid,
-          this.bindGroup('steerGrid', 0, {
+      const main = grid
+        ? this.bindGroup('steerGrid', 0, {
             0: u,
             1: this.sorted!,
             2: this.cellStart!,
             3: this.state!,
-          }),
-        );
-      } else {
-        this.run(
-          pass,
-          'steerBrute',
-          this._count,
-          this.workgroupSizes.boid,
-          this.bindGroup('steerBrute', 0, { 0: u, 1: this.sorted!, 3: this.state! }),
-        );
-      }
+            5: this.nbr!,
+          })
+        : this.bindGroup('steerBrute', 0, { 0: u, 1: this.sorted!, 3: this.state!, 5: this.nbr! });
+      pass.setPipeline(this.programs[program].pipeline);
+      pass.setBindGroup(0, main);
+      pass.setBindGroup(1, stepGroup, [offsets[s]!]);
+      this.dispatch(pass, this._count, this.workgroupSizes.boid);
       pass.end();
     }
     this.timer.resolve(encoder);
@@ -697,22 +783,26 @@ class Simulation implements FlockSimulation {
     const p = validateParams(params);
     const countChanged = this._params !== undefined && p.count !== this._count;
     this._params = p;
+    this.clock.setTimeStep(p.timeStep);
     this._grid = gridFor(p);
     this.ensureLayout();
     this.writeUniforms();
     if (countChanged) this.setRecords(p.count, packRecords(initialState(p)));
   }
 
-  setState(state: FlockState): void {
+  setState(state: FlockState, time = 0): void {
     this.assertLive();
     const n = state.count;
     if (state.positions.length !== 4 * n || state.velocities.length !== 4 * n) {
       throw new FlockError('state', state, `positions and velocities of length 4*count = ${4 * n}`);
     }
-    this.setRecords(n, packRecords(state));
+    this.setRecords(n, packRecords(state), time);
+    const nbr = new Float32Array(n);
+    for (let i = 0; i < n; i++) nbr[i] = state.velocities[4 * i + 3]!;
+    this.device.queue.writeBuffer(this.nbr!, 0, nbr);
   }
 
-  setRecords(n: number, records: Float32Array): void {
+  setRecords(n: number, records: Float32Array, time = 0): void {
     this.assertLive();
     if (!Number.isInteger(n) || n < 1 || n > this.maxCount) {
       throw new FlockError(
@@ -731,6 +821,8 @@ class Simulation implements FlockSimulation {
       this.writeUniforms();
     }
     this.device.queue.writeBuffer(this.state!, 0, records as Float32Array<ArrayBuffer>, 0, 8 * n);
+    this.device.queue.writeBuffer(this.nbr!, 0, new Float32Array(n));
+    this.clock.reset(time);
   }
 
   private writeUniforms(): void {
@@ -764,8 +856,11 @@ class Simulation implements FlockSimulation {
 
   async readState(): Promise<FlockState> {
     const n = this._count;
-    const raw = new Float32Array(await this.readBuffer(this.state!, n * BOID_BYTES));
-    return unpackRecords(raw, n);
+    const [raw, nbr] = await Promise.all([
+      this.readBuffer(this.state!, n * BOID_BYTES),
+      this.readBuffer(this.nbr!, n * 4),
+    ]);
+    return unpackRecords(new Float32Array(raw), n, new Float32Array(nbr));
   }
 
   async debugNeighborCounts(): Promise<Uint32Array> {
@@ -873,6 +968,7 @@ class Simulation implements FlockSimulation {
     this.owned.clear();
     this.groups.clear();
     this.state = this.sorted = this.cellStart = this.partials = this.keyRank = this.pairs = null;
+    this.nbr = null;
   }
 }
 
@@ -890,11 +986,12 @@ export function packRecords(state: FlockState): Float32Array {
 }
 
 /**
- * The internal layout (positions block, velocities block with ids in w), boids in any order ->
- * FlockState in boid-id order with velocities.w = 0.
+ * The internal layout (positions block, velocities block with ids in w), boids in any order, and
+ * `nbr` (|N_i| in the same order; zeros when absent) -> FlockState in boid-id order with
+ * velocities.w = |N_i|.
  * @throws Error when the ids are not a permutation of 0..n-1 (a broken sort would show here).
  */
-export function unpackRecords(raw: Float32Array, n: number): FlockState {
+export function unpackRecords(raw: Float32Array, n: number, nbr?: Float32Array): FlockState {
   const positions = new Float32Array(4 * n);
   const velocities = new Float32Array(4 * n);
   const seen = new Uint8Array(n);
@@ -912,6 +1009,7 @@ export function unpackRecords(raw: Float32Array, n: number): FlockState {
     velocities[4 * id] = raw[v]!;
     velocities[4 * id + 1] = raw[v + 1]!;
     velocities[4 * id + 2] = raw[v + 2]!;
+    velocities[4 * id + 3] = nbr ? nbr[k]! : 0;
   }
   return { count: n, positions, velocities };
 }

@@ -1,8 +1,14 @@
 // Steer + integrate: one step of DESIGN section 1 (Jacobi: read the sorted previous state, write
-// the next), with the grid search over the 3^d cells around a boid's cell or all pairs (brute).
+// the next), with the grid search over the 3^d cells around a boid's cell or all pairs (brute):
+// steering ('reynolds' or 'sum'), soft walls, obstacles, attractor, predators, the speed clamp,
+// the flow, the obstacles' hard constraint and the walls; |N_i| into `outNbr`. The terms are
+// uniform branches (a count or a strength of 0 skips them; SimParams), the per-step values
+// (predators h_k(t), the flow's phase) come from a StepParams slot bound with a dynamic offset.
+// The same rules as glsl/flock-rules.glsl and src/core/reference.ts.
 // The grid visits, per (dy, dz), the x-adjacent cells as ONE contiguous range of the sorted
 // records (cells x-1..x+1 are consecutive keys), so 3D reads 9 ranges instead of 27 cells.
 #include "common.wgsl"
+#include "step-params.gen.wgsl"
 
 override WG: u32 = 64u;
 // Fixed-size workgroup arrays for the brute-force tiles: WG must be <= MAX_WG.
@@ -14,12 +20,18 @@ const MAX_WG: u32 = 256u;
 @group(0) @binding(3) var<storage, read_write> outState: array<vec4f>;
 // Test hook output: |N_i| per boid id.
 @group(0) @binding(4) var<storage, read_write> outCounts: array<u32>;
+// |N_i| of the step, in the order of outState (FlockState's velocities.w).
+@group(0) @binding(5) var<storage, read_write> outNbr: array<f32>;
+@group(1) @binding(0) var<uniform> S: StepParams;
+
+const EPS = 1e-3;
 
 struct Accum {
-  sep: vec3f,
-  velSum: vec3f,
-  offSum: vec3f,
-  n: u32,
+  sep: vec3f,     // - sum over S_i of d / |d|^2 (closer than min(rs, r), any species)
+  velSum: vec3f,  // sum over M_i (own species) of v_j
+  offSum: vec3f,  // sum over M_i of d
+  n: u32,         // |N_i|
+  m: u32,         // |M_i|
 }
 
 // Minimum image along the active axes: off - size * round(off / size), round = floor(x + 0.5).
@@ -36,6 +48,19 @@ fn offsetTo(p: vec3f, q: vec3f) -> vec3f {
     return minimumImage(q - p);
   }
   return q - p;
+}
+
+// An offset of the model (to obstacles, the attractor, predators): minimum image under wrap,
+// z = 0 in 2D.
+fn modelOffset(d: vec3f) -> vec3f {
+  var o = d;
+  if (P.wrap != 0u) {
+    o = minimumImage(d);
+  }
+  if (P.dimensions == 2u) {
+    o.z = 0.0;
+  }
+  return o;
 }
 
 // Velocity components longer than this are scaled down (direction kept) so that sums over many
@@ -60,29 +85,49 @@ fn safeLength(x: vec3f) -> f32 {
   return length(x);
 }
 
-fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f) {
-  (*acc).sep -= d / d2;
-  (*acc).velSum += safeVelocity(v);
-  (*acc).offSum += d;
-  (*acc).n += 1u;
+// e / |e| for q = |e|, or (1, 0, 0) when q <= eps (DESIGN.md section 1).
+fn unitOr(e: vec3f, q: f32) -> vec3f {
+  if (q > EPS) {
+    return e / q;
+  }
+  return vec3f(1.0, 0.0, 0.0);
 }
 
-fn visitRange(acc: ptr<function, Accum>, i: u32, p: vec3f, first: u32, last: u32) {
+// A neighbour at offset d (|d|^2 = d2) with velocity v; `mate`: of the boid's own species.
+fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f, mate: bool) {
+  (*acc).n += 1u;
+  if (d2 < P.rs2) {
+    (*acc).sep -= d / d2;
+  }
+  if (mate) {
+    (*acc).velSum += safeVelocity(v);
+    (*acc).offSum += d;
+    (*acc).m += 1u;
+  }
+}
+
+// Whether a neighbour of species sj is a flockmate of a boid of species si (always, with one species).
+fn isMate(si: f32, sj: f32) -> bool {
+  return P.species <= 1u || si == sj;
+}
+
+fn visitRange(acc: ptr<function, Accum>, i: u32, p: vec4f, first: u32, last: u32) {
   // Sorted boids [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
   let end = cellStart[last + 1u];
   for (var j = cellStart[first]; j < end; j++) {
     let o = sorted[j];
-    let d = offsetTo(p, o.pos.xyz);
+    let d = offsetTo(p.xyz, o.pos.xyz);
     let d2 = dot(d, d);
     if (j != i && d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, o.vel.xyz);
+      addNeighbor(acc, d, d2, o.vel.xyz, isMate(p.w, o.pos.w));
     }
   }
 }
 
-fn gatherGrid(i: u32, p: vec3f) -> Accum {
-  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u);
-  let c = vec3i(cellOf(p));
+// The neighbour sums of sorted boid i at p.xyz (species p.w).
+fn gatherGrid(i: u32, p: vec4f) -> Accum {
+  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
+  let c = vec3i(cellOf(p.xyz));
   let dims = vec3i(P.dims);
   let wrap = P.wrap != 0u;
   var zr = 0;
@@ -125,16 +170,101 @@ fn floorModBox(x: f32, size: f32) -> f32 {
   return select(m, 0.0, m >= size || m < 0.0);
 }
 
-fn integrate(b: Boid, acc: Accum) -> Boid {
-  let v = safeVelocity(b.vel.xyz);
+// Reynolds' steer toward a desired velocity along u: limit(maxSpeed u/|u| - v, maxSteerForce),
+// 0 for u = 0 (the sum over an empty set). Reynolds, "Steering behaviors for autonomous
+// characters", GDC 1999.
+fn steerToward(u: vec3f, v: vec3f) -> vec3f {
+  let len = safeLength(u);
+  if (!(len > 0.0)) {
+    return vec3f(0.0);
+  }
+  let s = P.maxSpeed * (u / len) - v;
+  let sl = safeLength(s);
+  if (sl > P.maxSteerForce) {
+    return s * (P.maxSteerForce / sl);
+  }
+  return s;
+}
+
+fn steering(v: vec3f, acc: Accum) -> vec3f {
+  if (P.reynolds != 0u) {
+    return P.separationWeight * steerToward(acc.sep, v) +
+      P.alignmentWeight * steerToward(acc.velSum, v) + P.cohesionWeight * steerToward(acc.offSum, v);
+  }
   var a = P.separationWeight * acc.sep;
-  if (acc.n > 0u) {
-    let inv = 1.0 / f32(acc.n);
+  if (acc.m > 0u) {
+    let inv = 1.0 / f32(acc.m);
     a += P.alignmentWeight * (acc.velSum * inv - v) + P.cohesionWeight * acc.offSum * inv;
   }
   let alen = safeLength(a);
   if (alen > P.maxSteerForce) {
     a *= P.maxSteerForce / alen;
+  }
+  return a;
+}
+
+// Soft walls, obstacles' avoidance, the attractor and predators at position p.
+fn pointForces(p: vec3f) -> vec3f {
+  var a = vec3f(0.0);
+  if (P.soft != 0u) {
+    for (var k = 0u; k < P.dimensions; k++) {
+      if (p[k] < P.softLo[k]) {
+        a[k] += P.softK * (P.softLo[k] - p[k]);
+      }
+      if (p[k] > P.softHi[k]) {
+        a[k] -= P.softK * (p[k] - P.softHi[k]);
+      }
+    }
+  }
+  for (var k = 0u; k < P.obstacleCount; k++) {
+    let o = P.obstacles[k];
+    let e = modelOffset(p - o.xyz);
+    let q = safeLength(e);
+    let reach = o.w + P.obstacleMargin;
+    if (q < reach) {
+      a += (P.obstacleForce * (reach - q) / P.obstacleMargin) * unitOr(e, q);
+    }
+  }
+  if (P.attractorStrength != 0.0) {
+    let e = modelOffset(P.attractor - p);
+    let q = safeLength(e);
+    if (q > EPS && q < P.attractorRadius) {
+      a += (P.attractorStrength * (1.0 - q / P.attractorRadius) / q) * e;
+    }
+  }
+  for (var k = 0u; k < P.predatorCount; k++) {
+    let e = modelOffset(p - S.predators[k].xyz);
+    let q = safeLength(e);
+    if (q > EPS && q < P.predatorRadius) {
+      a += (P.predatorForce * (1.0 - q / P.predatorRadius) / q) * e;
+    }
+  }
+  return a;
+}
+
+// The air's flow w(p, t): wind + turbulence * u(k p + phi) (ABC flow in 3D, (cos y, sin x) in 2D).
+fn flowAt(p: vec3f) -> vec3f {
+  var w = P.wind;
+  if (P.turbulence != 0.0) {
+    let x = P.turbulenceK * p + vec3f(S.flowPhase);
+    if (P.dimensions == 3u) {
+      w += (0.5 * P.turbulence) *
+        vec3f(sin(x.z) + cos(x.y), sin(x.x) + cos(x.z), sin(x.y) + cos(x.x));
+    } else {
+      w += P.turbulence * vec3f(cos(x.y), sin(x.x), 0.0);
+    }
+  }
+  if (P.dimensions == 2u) {
+    w.z = 0.0;
+  }
+  return w;
+}
+
+fn integrate(b: Boid, acc: Accum) -> Boid {
+  let v = safeVelocity(b.vel.xyz);
+  var a = steering(v, acc) + pointForces(b.pos.xyz);
+  if (P.dimensions == 2u) {
+    a.z = 0.0;
   }
   var nv = v + a * P.dt;
   let speed = safeLength(nv);
@@ -147,7 +277,22 @@ fn integrate(b: Boid, acc: Accum) -> Boid {
     }
     nv *= k;
   }
-  var np = b.pos.xyz + nv * P.dt;
+  var np = b.pos.xyz + (nv + flowAt(b.pos.xyz)) * P.dt;
+  // Obstacles' hard constraint, in order: back onto the surface (relative to np: under wrap the
+  // nearest image), no inward velocity.
+  for (var k = 0u; k < P.obstacleCount; k++) {
+    let o = P.obstacles[k];
+    let e = modelOffset(np - o.xyz);
+    let q = safeLength(e);
+    if (q < o.w) {
+      let u = unitOr(e, q);
+      np = np - e + o.w * u;
+      let vn = dot(nv, u);
+      if (vn < 0.0) {
+        nv -= vn * u;
+      }
+    }
+  }
   let lo = P.boundsMin;
   let hi = P.boundsMax;
   let axes = P.dimensions;
@@ -180,9 +325,11 @@ fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     return;
   }
   let b = sorted[i];
-  let next = integrate(b, gatherGrid(i, b.pos.xyz));
+  let acc = gatherGrid(i, b.pos);
+  let next = integrate(b, acc);
   outState[i] = next.pos;
   outState[P.count + i] = next.vel;
+  outNbr[i] = f32(acc.n);
 }
 
 @compute @workgroup_size(WG)
@@ -193,7 +340,7 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     return;
   }
   let b = sorted[i];
-  outCounts[u32(b.vel.w)] = gatherGrid(i, b.pos.xyz).n;
+  outCounts[u32(b.vel.w)] = gatherGrid(i, b.pos).n;
 }
 
 // All pairs, tiled through workgroup memory: each workgroup loads WG records at a time and every
@@ -202,8 +349,8 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
 var<workgroup> tilePos: array<vec4f, MAX_WG>;
 var<workgroup> tileVel: array<vec4f, MAX_WG>;
 
-fn gatherBrute(i: u32, lid: u32, p: vec3f) -> Accum {
-  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u);
+fn gatherBrute(i: u32, lid: u32, p: vec4f) -> Accum {
+  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
   let n = P.count;
   for (var base = 0u; base < n; base += WG) {
     let j = base + lid;
@@ -215,10 +362,11 @@ fn gatherBrute(i: u32, lid: u32, p: vec3f) -> Accum {
     workgroupBarrier();
     let m = min(WG, n - base);
     for (var k = 0u; k < m; k++) {
-      let d = offsetTo(p, tilePos[k].xyz);
+      let q = tilePos[k];
+      let d = offsetTo(p.xyz, q.xyz);
       let d2 = dot(d, d);
       if (base + k != i && d2 > P.eps2 && d2 < P.r2) {
-        addNeighbor(&acc, d, d2, tileVel[k].xyz);
+        addNeighbor(&acc, d, d2, tileVel[k].xyz, isMate(p.w, q.w));
       }
     }
     workgroupBarrier();
@@ -231,11 +379,12 @@ fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
   let b = sorted[min(i, P.count - 1u)];
-  let acc = gatherBrute(i, lid, b.pos.xyz);
+  let acc = gatherBrute(i, lid, b.pos);
   if (i < P.count) {
     let next = integrate(b, acc);
     outState[i] = next.pos;
     outState[P.count + i] = next.vel;
+    outNbr[i] = f32(acc.n);
   }
 }
 
@@ -244,7 +393,7 @@ fn countBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
   let b = sorted[min(i, P.count - 1u)];
-  let acc = gatherBrute(i, lid, b.pos.xyz);
+  let acc = gatherBrute(i, lid, b.pos);
   if (i < P.count) {
     outCounts[u32(b.vel.w)] = acc.n;
   }

@@ -146,6 +146,72 @@ export const SIM_UNIFORMS = defineUniforms<SimUniformSource>('SimParams', [
   { name: 'minSpeed', type: 'f32', value: (s) => s.params.minSpeed },
   { name: 'maxSteerForce', type: 'f32', value: (s) => s.params.maxSteerForce },
   { name: 'dt', type: 'f32', value: (s) => s.params.timeStep },
+  // The model's terms (DESIGN.md section 1); a count or strength of 0 turns a term off.
+  {
+    name: 'rs2',
+    type: 'f32',
+    value: (s) => Math.min(s.params.separationRadius, s.params.perceptionRadius) ** 2,
+  },
+  { name: 'reynolds', type: 'u32', value: (s) => (s.params.steering === 'reynolds' ? 1 : 0) },
+  { name: 'soft', type: 'u32', value: (s) => (s.params.boundary === 'soft' ? 1 : 0) },
+  { name: 'species', type: 'u32', value: (s) => s.params.species },
+  // Soft walls: the margin's inner planes and F / M.
+  {
+    name: 'softLo',
+    type: 'vec3f',
+    value: (s) => s.params.boundsMin.map((x) => x + s.params.boundaryMargin),
+  },
+  { name: 'softK', type: 'f32', value: (s) => s.params.boundaryForce / s.params.boundaryMargin },
+  {
+    name: 'softHi',
+    type: 'vec3f',
+    value: (s) => s.params.boundsMax.map((x) => x - s.params.boundaryMargin),
+  },
+  { name: 'obstacleCount', type: 'u32', value: (s) => s.params.obstacles.length },
+  { name: 'attractor', type: 'vec3f', value: (s) => s.params.attractor },
+  { name: 'attractorStrength', type: 'f32', value: (s) => s.params.attractorStrength },
+  { name: 'wind', type: 'vec3f', value: (s) => s.params.wind },
+  { name: 'turbulence', type: 'f32', value: (s) => s.params.turbulence },
+  { name: 'attractorRadius', type: 'f32', value: (s) => s.params.attractorRadius },
+  { name: 'obstacleMargin', type: 'f32', value: (s) => s.params.obstacleMargin },
+  { name: 'obstacleForce', type: 'f32', value: (s) => s.params.obstacleForce },
+  { name: 'predatorCount', type: 'u32', value: (s) => s.params.predators },
+  { name: 'predatorRadius', type: 'f32', value: (s) => s.params.predatorRadius },
+  { name: 'predatorForce', type: 'f32', value: (s) => s.params.predatorForce },
+  {
+    name: 'turbulenceK',
+    type: 'f32',
+    value: (s) => (2 * Math.PI) / s.params.turbulenceScale,
+  },
+  // xyz centre, w radius (world units); unused entries 0.
+  {
+    name: 'obstacles',
+    type: 'vec4f',
+    length: MAX_OBSTACLES,
+    value: (s) => {
+      const out = new Float32Array(4 * MAX_OBSTACLES);
+      s.params.obstacles.forEach((o, k) => out.set([...o.center, o.radius], 4 * k));
+      return out;
+    },
+  },
+]);
+
+/** What the per-step uniforms are packed from: predator positions and the flow's phase at t. */
+export interface StepUniformSource {
+  /** Float32Array(4 * MAX_PREDATORS): xyz world units (behaviours.ts predatorPositions). */
+  predators: ArrayLike<number>;
+  /** phi = 2 pi frac(t / 20 s), radians. */
+  flowPhase: number;
+}
+
+/**
+ * `StepParams`: the values that change every step (computed in float64 on the CPU at t), one
+ * 256-byte slot per step in a ring, bound with a dynamic offset: several steps are encoded into
+ * one submission, and a writeBuffer between encoded passes would not take effect in between.
+ */
+export const STEP_UNIFORMS = defineUniforms<StepUniformSource>('StepParams', [
+  { name: 'predators', type: 'vec4f', length: MAX_PREDATORS, value: (s) => s.predators },
+  { name: 'flowPhase', type: 'f32', value: (s) => s.flowPhase },
 ]);
 
 /** `SortStage`: the per-dispatch height of one bitonic flip/disperse stage (dynamic offset). */
@@ -229,6 +295,7 @@ export function generatedChunks(
   return {
     'sim-params.gen.wgsl': SIM_UNIFORMS.wgsl,
     'sort-stage.gen.wgsl': SORT_STAGE_UNIFORMS.wgsl,
+    'step-params.gen.wgsl': STEP_UNIFORMS.wgsl,
     'render-params.gen.wgsl': RENDER_UNIFORMS.wgsl,
     ...extra,
   };

@@ -122,6 +122,7 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
       device,
       params: init.params,
       initialState: init.state,
+      time: init.time ?? 0,
       workgroupSize: init.workgroupSize,
       maxBufferBytes: init.maxBufferBytes,
       label: 'flock',
@@ -208,7 +209,11 @@ class WebGPUBackendImpl implements WebGPUBackend {
     this.simulation.setParams(params);
   }
 
-  setState(state: FlockState): void {
+  get time(): number {
+    return this.simulation.time;
+  }
+
+  setState(state: FlockState, time = 0): void {
     if (state.count > this.maxCount) {
       throw new FlockError(
         'count',
@@ -216,7 +221,7 @@ class WebGPUBackendImpl implements WebGPUBackend {
         `an integer from 1 to ${this.maxCount} on this WebGPU device`,
       );
     }
-    this.simulation.setState(state);
+    this.simulation.setState(state, time);
   }
 
   step(n: number): void {
