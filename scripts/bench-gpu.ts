@@ -47,10 +47,10 @@ type Mode = 'counting' | 'bitonic' | 'brute';
 /** The candidate loop of steer.wgsl, and the probe that replaces it (counts, touches no boid). */
 const STEER_LOOP = `  for (var j = cellStart[first]; j < end; j++) {
     let o = sorted[j];
-    let d = offsetTo(p, o.pos.xyz);
+    let d = offsetTo(p.xyz, o.pos.xyz);
     let d2 = dot(d, d);
     if (j != i && d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, o.vel.xyz);
+      addNeighbor(acc, d, d2, o.vel.xyz, isMate(p.w, o.pos.w));
     }
   }`;
 const STEER_PROBE = `  (*acc).n += end - cellStart[first];`;
