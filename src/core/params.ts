@@ -191,8 +191,7 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   {
     name: 'separationRadius',
     type: 'float',
-    // DESIGN: 1. TEMPORARY 1000 (min(rs, r) = r, the first model) until every backend has the terms.
-    default: 1000,
+    default: 1,
     min: 0,
     max: 1000,
     step: 0.1,
@@ -233,8 +232,7 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   {
     name: 'steering',
     type: 'enum',
-    // DESIGN: 'reynolds'. TEMPORARY 'sum' until every backend has the terms.
-    default: 'sum',
+    default: 'reynolds',
     options: ['reynolds', 'sum'],
     unit: '',
     doc: 'Steering: per-rule Reynolds steering, or one weighted sum',
@@ -282,8 +280,7 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   {
     name: 'boundary',
     type: 'enum',
-    // DESIGN: 'soft'. TEMPORARY 'bounce' until every backend has the terms.
-    default: 'bounce',
+    default: 'soft',
     options: ['soft', 'bounce', 'wrap'],
     unit: '',
     doc: 'Box walls: soft margin + reflect, reflect, or wrap',

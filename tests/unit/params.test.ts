@@ -47,7 +47,9 @@ describe('schema', () => {
     expect(d.perceptionRadius).toBe(2);
     expect(d.separationWeight).toBe(1.5);
     expect(d.timeStep).toBeCloseTo(1 / 60, 12);
-    expect(d.boundary).toBe('bounce');
+    expect(d.boundary).toBe('soft');
+    expect(d.steering).toBe('reynolds');
+    expect(d.separationRadius).toBe(1);
     expect(d.species).toBe(1);
     expect(d.obstacles).toEqual([]);
     expect(d.obstacleMargin).toBe(2);

@@ -12,8 +12,16 @@ import { initialState, type FlockState } from '../../src/core/state';
 import { allFinite, parityParams } from '../support/compare';
 
 /** dt = 0.1 s keeps the hand arithmetic short. */
+/** The first model ('sum', bounce, separation over all of N_i, wa = 1) unless a case says otherwise. */
 const base = (o: Partial<FlockParams> = {}) =>
-  validateParams({ timeStep: 0.1, alignmentWeight: 1, ...o });
+  validateParams({
+    timeStep: 0.1,
+    alignmentWeight: 1,
+    steering: 'sum',
+    boundary: 'bounce',
+    separationRadius: 1000,
+    ...o,
+  });
 
 function state(boids: [number[], number[]][]): FlockState {
   const s: FlockState = {
