@@ -8,6 +8,7 @@ import {
   RENDER_UNIFORMS,
   SIM_UNIFORMS,
   SORT_STAGE_UNIFORMS,
+  STEP_UNIFORMS,
   defineUniforms,
 } from '../../src/webgpu/uniforms';
 import type { DawnDevice } from '../../src/webgpu/node-dawn';
@@ -50,8 +51,26 @@ describe('uniform layouts (no GPU)', () => {
       eps2: 84,
       separationWeight: 88,
       dt: 112,
+      rs2: 116,
+      reynolds: 120,
+      soft: 124,
+      species: 128,
+      softLo: 144,
+      softK: 156,
+      softHi: 160,
+      obstacleCount: 172,
+      attractor: 176,
+      attractorStrength: 188,
+      wind: 192,
+      turbulence: 204,
+      turbulenceK: 232,
+      obstacles: 240,
     });
-    expect(SIM_UNIFORMS.size).toBe(128);
+    // 16 obstacles of vec4f: 256 bytes from offset 240.
+    expect(SIM_UNIFORMS.size).toBe(496);
+    expect(SIM_UNIFORMS.wgsl).toContain('  obstacles: array<vec4f, 16>, // offset 240');
+    expect(STEP_UNIFORMS.offsets).toEqual({ predators: 0, flowPhase: 128 });
+    expect(STEP_UNIFORMS.size).toBe(144);
     expect(SORT_STAGE_UNIFORMS.size).toBe(16);
     // Worked by hand from WGSL's rules: a vec3f takes 12 bytes at a 16-byte boundary, so each
     // scalar after one fills its tail; arrays of vec4f have a 16-byte stride.
