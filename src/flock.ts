@@ -931,7 +931,7 @@ export class Flock extends EventTarget {
       positions: state.positions.slice(0, 4 * CPU_MAX_COUNT),
       velocities: state.velocities.slice(0, 4 * CPU_MAX_COUNT),
     };
-    return { state: s, params: { ...params, count: CPU_MAX_COUNT } };
+    return { state: s, params: { ...params, count: CPU_MAX_COUNT }, time: this._snap.time };
   }
 
   /** Gives the log since the snapshot to `b` (which holds the snapshot); returns the steps replayed. */
