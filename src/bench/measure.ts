@@ -117,8 +117,6 @@ export interface BenchRow extends BenchCase {
   overBudget: boolean;
   /** Renderer / adapter of the backend. */
   device: string;
-  /** Fragment passes of one step's sort (WebGL2 grid: the bitonic sort); null elsewhere. */
-  sortPasses: number | null;
 }
 
 /** A case that was not measured, and why. */
@@ -334,7 +332,6 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
       setupMs,
       overBudget,
       device: flock.deviceInfo,
-      sortPasses: flock._debug?.sortPasses ?? null,
     };
   } finally {
     flock.dispose();

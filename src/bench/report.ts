@@ -106,11 +106,6 @@ export function columnsFor(rows: readonly AnyRow[]): Column[] {
     { head: 'N->4N', cell: (_r, q) => ratio(q.growth) },
     { head: 'passes', cell: (r) => r.timing },
   ];
-  if (measured.some((r) => r.sortPasses !== null))
-    cols.push({
-      head: 'sort passes',
-      cell: (r) => (r.sortPasses === null ? '-' : String(r.sortPasses)),
-    });
   if (measured.some((r) => r.gpuStepMs !== null))
     cols.push({ head: 'gpu sum', cell: (r) => ms(r.gpuStepMs) });
   for (const k of PASS_KEYS) {
@@ -232,7 +227,6 @@ const CSV_COLUMNS = [
   'vsWebgl2',
   'growth',
   'device',
-  'sortPasses',
   'skipped',
   'samples',
 ] as const;
@@ -292,7 +286,6 @@ export function toCSV(e: BenchExport): string {
         vsWebgl2: r.ratios?.vsWebgl2,
         growth: r.ratios?.growth,
         device: m.device,
-        sortPasses: m.sortPasses,
         samples: m.samples.join(' '),
       });
       for (const k of PASS_KEYS) rec[`pass_${k}`] = m.passes[k];

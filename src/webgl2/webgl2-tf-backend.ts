@@ -24,7 +24,6 @@
 import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
 import { probeWebGL2 } from './capabilities';
-import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
 import { ProgramCache } from './program';
 import type { GridInputs } from './steer';
 import {
@@ -41,7 +40,7 @@ import {
 } from './tf-feedback';
 import { reorderProgram, runTFReorder } from './tf-reorder';
 import { runTFNeighborCount, runTFSteer, steerProgram } from './tf-steer';
-import { powerOfTwoLayout, type Target } from './textures';
+import { createTarget, deleteTarget, powerOfTwoLayout, type Target } from './textures';
 import {
   countsById,
   openWebGL2,
@@ -125,21 +124,22 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     const layout = powerOfTwoLayout(count);
     const bufs: StateBuffers[] = [];
     let copies: StateCopies | null = null;
-    let sort: SortTargets | null = null;
+    const keys: Target[] = [];
     try {
       bufs.push(createStateBuffers(gl, layout), createStateBuffers(gl, layout));
       copies = createStateCopies(gl, layout);
-      sort = createSortTargets(gl, count, this.init.sortBlockLog2);
+      keys.push(createTarget(gl, layout, [gl.RG32UI], 'keys A'));
+      keys.push(createTarget(gl, layout, [gl.RG32UI], 'keys B'));
       this.checkMemory(count);
       return {
         states: [bufs[0]!, bufs[1]!],
         copies,
-        sort,
+        keys: [keys[0]!, keys[1]!],
       };
     } catch (e) {
       bufs.forEach((b) => deleteStateBuffers(gl, b));
       deleteStateCopies(gl, copies);
-      deleteSortTargets(gl, sort);
+      keys.forEach((t) => deleteTarget(gl, t));
       throw e;
     }
   }
@@ -148,7 +148,7 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     const gl = this.gl;
     s.states.forEach((b) => deleteStateBuffers(gl, b));
     deleteStateCopies(gl, s.copies);
-    deleteSortTargets(gl, s.sort);
+    s.keys.forEach((t) => deleteTarget(gl, t));
   }
 
   protected replaceStates(res: FeedbackStates, count: number): void {
