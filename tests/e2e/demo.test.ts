@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { grabDemoCanvas } from '../support/demo-grab';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 
 const executablePath = findChromium();
@@ -25,43 +26,8 @@ function freePort(): Promise<number> {
   });
 }
 
-/**
- * In the page: draws the flock's canvas into a 2D canvas (a WebGL canvas is rendered right
- * before, in the same task, so its drawing buffer is still there), counts pixels that are not the
- * background #05080f, and compares with the previous grab (kept in the page) pixel by pixel.
- */
-async function grab(
-  page: Page,
-): Promise<{ lit: number; changed: number; width: number; height: number }> {
-  return page.evaluate(async () => {
-    const flock = await window.flockReady!;
-    const src = flock.canvas;
-    flock.render();
-    const copy = document.createElement('canvas');
-    copy.width = src.width;
-    copy.height = src.height;
-    const ctx = copy.getContext('2d', { willReadFrequently: true })!;
-    ctx.drawImage(src, 0, 0);
-    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    const w = window as unknown as { __lastGrab?: Uint8ClampedArray };
-    const prev = w.__lastGrab;
-    let lit = 0;
-    let changed = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const d = Math.abs(data[i]! - 5) + Math.abs(data[i + 1]! - 8) + Math.abs(data[i + 2]! - 15);
-      if (d > 24) lit++;
-      if (prev && prev.length === data.length) {
-        const c =
-          Math.abs(data[i]! - prev[i]!) +
-          Math.abs(data[i + 1]! - prev[i + 1]!) +
-          Math.abs(data[i + 2]! - prev[i + 2]!);
-        if (c > 24) changed++;
-      }
-    }
-    w.__lastGrab = data;
-    return { lit, changed, width: copy.width, height: copy.height };
-  });
-}
+/** One grab of the demo's canvas (tests/support/demo-grab.ts). */
+const grab = (page: Page) => page.evaluate(grabDemoCanvas);
 
 /** Opens the demo and waits for the flock; a page that fails to load says why (console errors). */
 async function open(page: Page, query: string): Promise<void> {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { grabDemoCanvas } from '../support/demo-grab';
 
 const root = join(import.meta.dirname, '../..');
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -93,37 +94,8 @@ function expectAllPassed(results: CaseResult[], atLeast: number): void {
   console.log(results.map((r) => `  firefox ✓ ${r.name} (${r.ms.toFixed(0)} ms)`).join('\n'));
 }
 
-/** In the demo page: lit pixels (not the #05080f background) and pixels changed since the last grab. */
-async function grab(page: Page): Promise<{ lit: number; changed: number; backend: string }> {
-  return page.evaluate(async () => {
-    const flock = await window.flockReady!;
-    const src = flock.canvas;
-    flock.render();
-    const copy = document.createElement('canvas');
-    copy.width = src.width;
-    copy.height = src.height;
-    const ctx = copy.getContext('2d', { willReadFrequently: true })!;
-    ctx.drawImage(src, 0, 0);
-    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    const w = window as unknown as { __lastGrab?: Uint8ClampedArray };
-    const prev = w.__lastGrab;
-    let lit = 0;
-    let changed = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const d = Math.abs(data[i]! - 5) + Math.abs(data[i + 1]! - 8) + Math.abs(data[i + 2]! - 15);
-      if (d > 24) lit++;
-      if (prev && prev.length === data.length) {
-        const c =
-          Math.abs(data[i]! - prev[i]!) +
-          Math.abs(data[i + 1]! - prev[i + 1]!) +
-          Math.abs(data[i + 2]! - prev[i + 2]!);
-        if (c > 24) changed++;
-      }
-    }
-    w.__lastGrab = data;
-    return { lit, changed, backend: flock.backend };
-  });
-}
+/** One grab of the demo's canvas (tests/support/demo-grab.ts). */
+const grab = (page: Page) => page.evaluate(grabDemoCanvas);
 
 describe.skipIf(!available)('Firefox ESR (WebGL2 rungs)', () => {
   beforeAll(async () => {

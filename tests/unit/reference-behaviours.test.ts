@@ -5,7 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { validateParams, type FlockParams } from '../../src/core/params';
 import { referenceStep, referenceSteps } from '../../src/core/reference';
 import { flowAt, flowPhase, predatorPosition } from '../../src/core/behaviours';
-import { assignSpecies, initialState, type FlockState } from '../../src/core/state';
+import { assignSpecies, initialState } from '../../src/core/state';
+import { handState, xyz } from '../support/hand-state';
 import { allFinite } from '../support/compare';
 
 /** dt = 0.1 s, one species, no wall force (bounce), the sum-free defaults of the new model. */
@@ -19,21 +20,6 @@ const base = (o: Partial<FlockParams> = {}) =>
     ...o,
   });
 
-/** [position, velocity, species?] per boid. */
-function state(boids: [number[], number[], number?][]): FlockState {
-  const s: FlockState = {
-    count: boids.length,
-    positions: new Float32Array(4 * boids.length),
-    velocities: new Float32Array(4 * boids.length),
-  };
-  boids.forEach(([p, v, sp], i) => {
-    s.positions.set([...p, sp ?? 0], 4 * i);
-    s.velocities.set(v, 4 * i);
-  });
-  return s;
-}
-
-const xyz = (a: Float32Array, i: number) => [a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!];
 function expectVec(got: number[], want: number[], digits = 5): void {
   for (let c = 0; c < 3; c++) expect(got[c]!, `component ${c}`).toBeCloseTo(want[c]!, digits);
 }
@@ -44,7 +30,7 @@ describe('Reynolds steering', () => {
     // steer = limit(5*(0,1,0) - (3,0,0), 2) = 2*(-3,5,0)/sqrt(34); v' = v + 0.1*steer
     const p = base({ separationWeight: 0, cohesionWeight: 0 });
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -67,7 +53,7 @@ describe('Reynolds steering', () => {
     // ali = (3,0,0): steer = limit((5,0,0) - (3,0,0), 2) = (2,0,0); coh = d: also (2,0,0)
     // a = -3 + 2 + 2 = 1 -> v' = 3.1 (no overall limit in reynolds)
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -87,7 +73,7 @@ describe('Reynolds steering', () => {
 
   test('separation acts only within min(separationRadius, perceptionRadius)', () => {
     // neighbour 1.5 away: inside r = 2, outside rs = 1: no separation; ws alone (wa = wc = 0) -> no force
-    const two = state([
+    const two = handState([
       [
         [0, 0, 0],
         [3, 0, 0],
@@ -110,7 +96,7 @@ describe('Reynolds steering', () => {
   test("'sum' keeps the first model: one weighted sum, limited once", () => {
     // d = (1,0,0): sep = (-1,0,0)*1.5, ali = v1 - v0 = 0, coh = (1,0,0): a = -0.5 -> 2.95
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -131,7 +117,7 @@ describe('soft walls', () => {
     // box [-32,32), M = 4, F = 4; x = -30: a_x = 4 * (-28 + 30) / 4 = 2; v = (0,3,0)
     const p = base({ boundary: 'soft' });
     const s = referenceStep(
-      state([
+      handState([
         [
           [-30, 0, 0],
           [0, 3, 0],
@@ -158,7 +144,7 @@ describe('soft walls', () => {
   test('soft walls still reflect a boid that crosses the wall', () => {
     // x = -31.9 moving at -5: a = 4*(3.9)/4 = 3.9 -> v' = -4.61, p' = -32.361 -> -31.639, v inward
     const s = referenceStep(
-      state([
+      handState([
         [
           [-31.9, 0, 0],
           [-5, 0, 0],
@@ -177,7 +163,7 @@ describe('obstacles', () => {
   test('a boid in the avoidance zone is pushed out along the normal', () => {
     // q = 3 < R + m = 4: a = 8 * (1,0,0) * (4 - 3) / 2 = (4,0,0)
     const s = referenceStep(
-      state([
+      handState([
         [
           [3, 0, 0],
           [0, 3, 0],
@@ -193,7 +179,7 @@ describe('obstacles', () => {
     // p = (1,0,0), v = (-3,0,0): a = 8*(4-1)/2 = 12 -> v' = -1.8 -> minSpeed 2: (-2,0,0)
     // p' = (0.8,0,0) inside: p' = (2,0,0), v'.n = -2 < 0 -> v' = (0,0,0)
     const s = referenceStep(
-      state([
+      handState([
         [
           [1, 0, 0],
           [-3, 0, 0],
@@ -209,7 +195,7 @@ describe('obstacles', () => {
     // a = 8*(1,0,0)*4/2 = (16,0,0); v = (0,3,0) -> v' = (1.6,3,0) (speed 3.4)
     // p' = (0.16,0.3,0), |p'| = 0.34 < 2 -> p' = 2*p'/0.34; v'.n = 3.4 > 0: kept
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [0, 3, 0],
@@ -224,7 +210,7 @@ describe('obstacles', () => {
   test('in 2D the obstacle offset has no z', () => {
     // centre (3,0,7) seen from the origin in 2D: e = (-3,0,0), q = 3: a = (-4,0,0)
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [0, 3, 0],
@@ -238,7 +224,7 @@ describe('obstacles', () => {
 
 describe('attractor', () => {
   test('attracts with S*(1 - q/R), repels with a negative strength, nothing at its centre', () => {
-    const boids = state([
+    const boids = handState([
       [
         [4, 0, 0],
         [0, 3, 0],
@@ -266,7 +252,7 @@ describe('attractor', () => {
   test('under wrap the attractor is seen through the minimum image', () => {
     // A = (30,0,0), boid at (-30,0,0) in a 64 box: e = 60 -> -4: a = 10*(-1)*(1 - 4/16) = -7.5
     const s = referenceStep(
-      state([
+      handState([
         [
           [-30, 0, 0],
           [0, 3, 0],
@@ -294,7 +280,7 @@ describe('predators', () => {
   test('prey flee with F*(1 - q/R); a boid on the predator feels nothing', () => {
     // predator 0 at t = 0 sits at the box centre (0,0,0); boid at (2,0,0): a = 12*(1-2/8) = 9
     const s = referenceStep(
-      state([
+      handState([
         [
           [2, 0, 0],
           [0, 3, 0],
@@ -325,7 +311,7 @@ describe('predators', () => {
 describe('flow', () => {
   test('pure wind moves positions, not velocities', () => {
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [0, 3, 0],
@@ -351,7 +337,7 @@ describe('flow', () => {
     expectVec(flowAt(p2, 0, 0, 0, flowPhase(5)), [0, 2, 0], 12);
     // the step: 2D boid at the origin at t = 5 drifts by w*dt on top of v*dt
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -370,7 +356,7 @@ describe('species', () => {
   test('separation from every species, alignment and cohesion with ones own', () => {
     // boid 0 (species 0) v = (3,0,0); boid 1 (species 1) at (0.5,0,0) v = (0,3,0)
     // boid 0: M = {} -> only separation: steer = limit((-5,0,0) - (3,0,0), 2) = (-2,0,0) * 1.5
-    const two = state([
+    const two = handState([
       [[0, 0, 0], [3, 0, 0], 0],
       [[0.5, 0, 0], [0, 3, 0], 1],
     ]);
@@ -382,7 +368,7 @@ describe('species', () => {
     expect(s.positions[7]).toBe(1);
     // the same pair as one species also aligns and coheres: ali = (0,3,0) steers
     // limit((0,5,0) - (3,0,0), 2), coh = (0.5,0,0) steers limit((2,0,0), 2)
-    const one = state([
+    const one = handState([
       [[0, 0, 0], [3, 0, 0], 0],
       [[0.5, 0, 0], [0, 3, 0], 0],
     ]);

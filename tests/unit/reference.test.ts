@@ -9,6 +9,7 @@ import {
   referenceSteps,
 } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
+import { handState, xyz } from '../support/hand-state';
 import { allFinite, parityParams } from '../support/compare';
 
 /**
@@ -25,27 +26,12 @@ const base = (o: Partial<FlockParams> = {}) =>
     ...o,
   });
 
-function state(boids: [number[], number[]][]): FlockState {
-  const s: FlockState = {
-    count: boids.length,
-    positions: new Float32Array(4 * boids.length),
-    velocities: new Float32Array(4 * boids.length),
-  };
-  boids.forEach(([p, v], i) => {
-    s.positions.set(p, 4 * i);
-    s.velocities.set(v, 4 * i);
-  });
-  return s;
-}
-
-const xyz = (a: Float32Array, i: number) => [a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!];
-
 describe('reference step, hand-worked', () => {
   test('two neighbours 1 apart: separation 1.5*(-1) + cohesion 1 = -0.5 on boid 0', () => {
     // boid 0: d = (1,0,0), |d|^2 = 1: sep = (-1,0,0), ali = v1 - v0 = 0, coh = (1,0,0)
     // a = 1.5*(-1) + 1 = -0.5 -> v' = 3 - 0.05 = 2.95, p' = 0.295
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -68,7 +54,7 @@ describe('reference step, hand-worked', () => {
     // ali = (0,3,0) - (3,0,0) = (-3,3,0), |a| = 4.243 > 2 -> a = 2*(-0.7071, 0.7071, 0)
     const p = base({ separationWeight: 0, cohesionWeight: 0 });
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -88,7 +74,7 @@ describe('reference step, hand-worked', () => {
   test('the summed steer is clamped to maxSteerForce', () => {
     // cohesionWeight 10: a = -1.5 + 10 = 8.5 -> 2; v' = 3.2, p' = 0.32
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [3, 0, 0],
@@ -106,7 +92,7 @@ describe('reference step, hand-worked', () => {
 
   test('speed is clamped to [minSpeed, maxSpeed]; zero velocity stays zero', () => {
     const s = referenceStep(
-      state([
+      handState([
         [
           [0, 0, 0],
           [6, 0, 0],
@@ -133,7 +119,7 @@ describe('reference step, hand-worked', () => {
     // |v| = 5: x' = 31.9 + 0.4 = 32.3 > 32 -> 64 - 32.3 = 31.7, v.x = -4;
     // z' = -31.9 - 0.3 = -32.2 < -32 -> -64 + 32.2 = -31.8, v.z = +3
     const s = referenceStep(
-      state([
+      handState([
         [
           [31.9, 0, -31.9],
           [4, 0, -3],
@@ -149,7 +135,7 @@ describe('reference step, hand-worked', () => {
   test('wrap moves through the wall and keeps the velocity', () => {
     // x' = 32.3 -> -32 + mod(64.3, 64) = -31.7; z' = -32.2 -> -32 + mod(-0.2, 64) = 31.8
     const s = referenceStep(
-      state([
+      handState([
         [
           [31.9, 0, -31.9],
           [4, 0, -3],
@@ -163,7 +149,7 @@ describe('reference step, hand-worked', () => {
   });
 
   test('under wrap, boids on opposite walls are neighbours by minimum image', () => {
-    const s0 = state([
+    const s0 = handState([
       [
         [-31.5, 0, 0],
         [0, 3, 0],
@@ -205,7 +191,7 @@ describe('reference step, hand-worked', () => {
       const s = referenceSteps(same, p, 5, search);
       expect(allFinite(s)).toBe(true);
     }
-    const single = state([
+    const single = handState([
       [
         [0, 0, 0],
         [0, 0, 0],

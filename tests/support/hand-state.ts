@@ -1,0 +1,27 @@
+// Small hand-made flock states for the CPU reference's hand-worked tests.
+import type { FlockState } from '../../src/core/state';
+
+/**
+ * A state from [position, velocity, species?] per boid (missing components are 0; a 4th position
+ * component is the species unless `species` is given): positions xyz + w = species, velocities
+ * xyz + w, both Float32Array(4 * count).
+ */
+export function handState(boids: [number[], number[], number?][]): FlockState {
+  const s: FlockState = {
+    count: boids.length,
+    positions: new Float32Array(4 * boids.length),
+    velocities: new Float32Array(4 * boids.length),
+  };
+  boids.forEach(([p, v, sp], i) => {
+    s.positions.set([p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, sp ?? p[3] ?? 0], 4 * i);
+    s.velocities.set([v[0] ?? 0, v[1] ?? 0, v[2] ?? 0, v[3] ?? 0], 4 * i);
+  });
+  return s;
+}
+
+/** The xyz of record i of a Float32Array(4 * count). */
+export const xyz = (a: Float32Array, i: number): number[] => [
+  a[4 * i]!,
+  a[4 * i + 1]!,
+  a[4 * i + 2]!,
+];
