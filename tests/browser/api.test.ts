@@ -1,34 +1,18 @@
 // The public API (DESIGN.md section 4) through createFlock, on the webgl2 backend and the ladder.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createFlock,
   FlockError,
   initialState,
   referenceSteps,
   validateParams,
-  type Flock,
 } from '../../src/index';
 import { checkTolerance, parityParams } from '../support/compare';
+import { flockError, flockMaker } from '../support/browser';
 
-const flocks: Flock[] = [];
-afterEach(() => {
-  for (const f of flocks.splice(0)) f.dispose();
-});
-async function make(...args: Parameters<typeof createFlock>): Promise<Flock> {
-  const f = await createFlock(...args);
-  flocks.push(f);
-  return f;
-}
+const make = flockMaker();
 
-async function rejection(p: Promise<unknown>): Promise<FlockError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(FlockError);
-    return e as FlockError;
-  }
-  throw new Error('expected a FlockError rejection');
-}
+const rejection = flockError;
 
 describe('createFlock on webgl2', () => {
   test('steps match the CPU reference; readState is in boid-id order', async () => {

@@ -3,21 +3,15 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, type Flock } from '../../src/index';
 import type { Backend } from '../../src/backend';
-import { addCanvas, once, sleep } from '../support/browser';
+import { addCanvas, flockMaker, once, sleep } from '../support/browser';
 import { parityParams } from '../support/compare';
 
-const flocks: Flock[] = [];
 const nodes: Element[] = [];
 afterEach(() => {
-  for (const f of flocks.splice(0)) f.dispose();
   for (const n of nodes.splice(0)) n.remove();
 });
-
-async function make(...args: Parameters<typeof createFlock>): Promise<Flock> {
-  const f = await createFlock(...args);
-  flocks.push(f);
-  return f;
-}
+// Registered second, so (hooks run as a stack) flocks are disposed before their nodes go.
+const make = flockMaker();
 
 function box(width: number, height: number): HTMLDivElement {
   const div = document.createElement('div');

@@ -1,7 +1,7 @@
 // Issue 11 items 1, 3, 4, 5: context and device loss without rollback, every promise settles,
 // calls made during a fallback are kept and validated against the new backend.
 // The ballistic scene (tests/support/ballistic.ts) says exactly how many steps a state holds.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   createFlock,
   FlockError,
@@ -11,18 +11,9 @@ import {
 } from '../../src/index';
 import type { Backend } from '../../src/backend';
 import { ballisticError, ballisticParams } from '../support/ballistic';
-import { once, sleep } from '../support/browser';
+import { flockMaker, once, sleep } from '../support/browser';
 
-const flocks: Flock[] = [];
-afterEach(() => {
-  for (const f of flocks.splice(0)) f.dispose();
-});
-
-async function make(...args: Parameters<typeof createFlock>): Promise<Flock> {
-  const f = await createFlock(...args);
-  flocks.push(f);
-  return f;
-}
+const make = flockMaker();
 
 const backendOf = (f: Flock) => (f as unknown as { _backend: Backend | null })._backend;
 

@@ -1,27 +1,12 @@
 // Issue 11 item 6 through a flock: undefined fields ignored, hostile arguments are FlockErrors.
-import { afterEach, describe, expect, test } from 'vitest';
-import { createFlock, FlockError, type Flock } from '../../src/index';
+import { describe, expect, test } from 'vitest';
+import { createFlock, FlockError } from '../../src/index';
 import { parityParams } from '../support/compare';
+import { flockError, flockMaker } from '../support/browser';
 
-const flocks: Flock[] = [];
-afterEach(() => {
-  for (const f of flocks.splice(0)) f.dispose();
-});
+const make = flockMaker();
 
-async function make(...args: Parameters<typeof createFlock>): Promise<Flock> {
-  const f = await createFlock(...args);
-  flocks.push(f);
-  return f;
-}
-
-async function rejection(p: Promise<unknown>): Promise<FlockError> {
-  const e = await p.then(
-    () => null,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(FlockError);
-  return e as FlockError;
-}
+const rejection = flockError;
 
 describe('validation holes through a flock (item 6)', () => {
   test('undefined fields are ignored: no re-init, no camera reset; bad arguments are FlockErrors', async () => {

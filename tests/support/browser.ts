@@ -1,6 +1,9 @@
+import { afterEach, expect } from 'vitest';
+import { createFlock, FlockError, type Flock } from '../../src/index';
+
 /**
- * Set-up shared by the browser tests: a canvas on the page, waiting for one event, sleeping, and
- * catching a rejection. Used only in the browser project (it touches `document`).
+ * Set-up shared by the browser tests: a canvas on the page, waiting for one event, sleeping,
+ * catching a rejection, flocks disposed after each test. Used only in the browser project (it touches `document`).
  */
 
 /** A new canvas appended to the page body, `width` x `height` when given (else 300 x 150). */
@@ -48,4 +51,27 @@ export async function catchError(p: Promise<unknown>): Promise<unknown> {
     return e;
   }
   throw new Error('expected a rejection');
+}
+
+/**
+ * `createFlock` for one test file: every flock it makes is disposed after each test (a Vitest
+ * `afterEach` registered by this call, so call it at the file's top level).
+ */
+export function flockMaker(): (...args: Parameters<typeof createFlock>) => Promise<Flock> {
+  const flocks: Flock[] = [];
+  afterEach(() => {
+    for (const f of flocks.splice(0)) f.dispose();
+  });
+  return async (...args) => {
+    const f = await createFlock(...args);
+    flocks.push(f);
+    return f;
+  };
+}
+
+/** The FlockError that `p` rejects with. @throws (the test fails) when it resolves or rejects otherwise. */
+export async function flockError(p: Promise<unknown>): Promise<FlockError> {
+  const e = await catchError(p);
+  expect(e).toBeInstanceOf(FlockError);
+  return e as FlockError;
 }
