@@ -1,10 +1,17 @@
 /**
- * The demo on a small touch screen (a phone): a quick measured probe picks the largest count the
- * device holds at 30 fps or more, instead of starting at 16,384 and crawling. It times a few
+ * The demo on a small touch screen (a phone), or on any device that draws the default count below
+ * SLOW_FPS: a quick measured probe picks the largest count the device holds at 30 fps or more,
+ * instead of starting at 16,384 and crawling. It times a few
  * frames of one step + one draw at the starting count, assumes the frame cost grows in
  * proportion to the count, and takes the largest count of COUNT_LADDER whose estimate fits.
  */
 import type { Flock } from '../index';
+
+/**
+ * Below this many frames per second at the default count, a device that is not a phone is slow:
+ * the demo lowers the count to what holds 30 fps (src/app/main.ts).
+ */
+export const SLOW_FPS = 15;
 
 /** The counts the probe chooses from. */
 export const COUNT_LADDER = [512, 1024, 2048, 4096, 8192, 16384, 32768] as const;

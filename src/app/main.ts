@@ -34,7 +34,7 @@ import {
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
-import { isSmallTouchScreen, probeCount, type CountProbe } from './count-probe';
+import { isSmallTouchScreen, probeCount, SLOW_FPS, type CountProbe } from './count-probe';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui } from './param-gui';
@@ -52,7 +52,7 @@ export interface DemoState {
   /** The backend choice in the URL ('auto' when none). */
   backendChoice: string;
   disable: string[];
-  /** On a small touch screen: the count probe's measurement and choice. */
+  /** On a small touch screen or a slow device: the count probe's measurement and choice. */
   probe?: CountProbe;
 }
 
@@ -374,15 +374,22 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }
   });
 
-  // A phone without a count in the URL: the largest count it holds at >= 30 fps, measured.
-  if (!urlHasCount && isSmallTouchScreen()) {
+  // No count in the URL: a phone gets the largest count it holds at >= 30 fps, measured; any other
+  // device is measured too, and one that draws the default count below SLOW_FPS (an old laptop, a
+  // software GPU) gets the largest count that holds 30 fps, so that a flock forms in seconds
+  // rather than a gas crawling at a few frames per second. ?count=N always wins.
+  if (!urlHasCount) {
+    const phone = isSmallTouchScreen();
     const probe = await probeCount(flock);
-    state.probe = probe;
-    if (probe.count !== flock.params.count) setParams({ count: probe.count });
-    overlay.setProbe(
-      `small touch screen: ${probe.count.toLocaleString('en-US')} boids, the most that hold 30 fps here ` +
-        `(one step + draw took ${probe.frameMs.toFixed(0)} ms at ${probe.atCount.toLocaleString('en-US')})`,
-    );
+    if (phone || 1000 / probe.frameMs < SLOW_FPS) {
+      state.probe = probe;
+      if (probe.count !== flock.params.count) setParams({ count: probe.count });
+      overlay.setProbe(
+        `${phone ? 'small touch screen' : 'slow device'}: ${probe.count.toLocaleString('en-US')} ` +
+          `boids, the most that hold 30 fps here (one step + draw took ${probe.frameMs.toFixed(0)} ms ` +
+          `at ${probe.atCount.toLocaleString('en-US')}; ?count=N in the URL overrides)`,
+      );
+    }
   }
 
   overlay.attach(flock);
