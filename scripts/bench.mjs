@@ -15,6 +15,13 @@
 //   --steady (default on; --no-steady leaves them out): the "steady" rows (timed after 600 steps,
 //     mean |N_i| then) and "dense steady" rows (box side / 2.15) of webgpu counting and webgl2
 //     grid up to N = 4,096, with WebGPU vs WebGL2 and N -> 4N on the same scene
+//   --behaviours all (default) | terms | none: cost rows on webgpu counting and webgl2 grid at
+//     --behaviour-counts (16384,65536): the plain default flock and every variant side by side,
+//     --rounds (9) rounds each timing one batch of every flock back to back; "vs plain" is the
+//     median (interquartile range) of each round's ratio to plain. 'all': every behaviour on
+//     (src/bench/scene.ts allBehaviours); 'terms': also each term alone, the first model, and
+//     the default flock with the off terms' code cut out of the steer shaders
+//     (src/bench/shader-variants.ts)
 //   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
 import { mkdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +32,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
 const { values: a } = parseArgs({
+  // --no-steady (the header's documented form) needs negative options.
+  allowNegative: true,
   options: {
     backends: { type: 'string', default: 'webgl2,webgpu' },
     modes: { type: 'string', default: 'grid,brute' },
@@ -40,6 +49,9 @@ const { values: a } = parseArgs({
     out: { type: 'string', default: 'bench-results/bench.json' },
     full: { type: 'boolean', default: false },
     steady: { type: 'boolean', default: true },
+    behaviours: { type: 'string', default: 'all' },
+    'behaviour-counts': { type: 'string', default: '16384,65536' },
+    rounds: { type: 'string', default: '9' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -48,7 +60,7 @@ if (a.help) {
     'npm run bench -- [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute] [--sorts counting,bitonic]\n' +
       '  [--counts 4096,16384,65536,262144] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
       '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]\n' +
-      '  [--no-steady]',
+      '  [--no-steady] [--behaviours all|terms|none] [--behaviour-counts 16384,65536] [--rounds 9]',
   );
   process.exit(0);
 }
@@ -72,6 +84,9 @@ const query = new URLSearchParams({
   dims: a.dims,
   seed: a.seed,
   steady: a.steady ? '1' : '0',
+  behaviours: a.behaviours,
+  behaviourCounts: a['behaviour-counts'],
+  rounds: a.rounds,
 });
 
 /**
@@ -161,7 +176,9 @@ lines.push(result.table);
 lines.push('');
 lines.push(
   '"x brute": brute step / this row\'s, same backend and N; "vs webgl2": this row\'s / webgl2\'s, same search; ' +
-    '"N->4N": this row\'s / its own at N/4; "!": over the budget',
+    '"N->4N": this row\'s / its own at N/4; "!": over the budget; "vs plain (IQR)": cost rows, ' +
+    "this row's batch / the plain default flock's of the same round, median (interquartile range) " +
+    'over the rounds; "steer vs plain": the same for the steer pass',
 );
 console.log(lines.join('\n'));
 mkdirSync(dirname(a.out), { recursive: true });

@@ -6,6 +6,8 @@
  * Query: backends=webgpu,webgl2,webgl2-tf,cpu  modes=grid,brute  sorts=counting,bitonic
  *        counts=4096,16384 (or minN= maxN=)  bruteMax=16384  samples=7  batch=auto|4
  *        budget=2000 (ms per step)  frames=5 (0: no drawing)  seed=1  dims=3  auto=1
+ *        behaviours=none|all|terms (cost rows on webgpu counting and webgl2 grid, if chosen)
+ *        behaviourCounts=16384,65536  rounds=9
  * Hash `#side` sets up the side-by-side view on load.
  */
 import './bench.css';
@@ -15,10 +17,14 @@ import { BenchCharts, DivergenceChart } from './charts';
 import { collectDeviceReport, deviceOf, reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
+  COST_BASES,
+  COST_COUNTS,
   STEADY_MAX_COUNT,
+  TERM_VARIANTS,
   SWEEP_COUNTS,
   caseLabel,
   isMeasured,
+  runCosts,
   runSweep,
   type AnyRow,
   type BenchFamily,
@@ -95,6 +101,12 @@ function settingsFromQuery(): BenchSettings {
     counts = SWEEP_COUNTS.filter((n) => n >= lo && n <= hi);
   }
   const batch = q.get('batch');
+  const b = q.get('behaviours');
+  const behaviourCounts = q.has('behaviourCounts')
+    ? list('behaviourCounts')
+        .map(Number)
+        .filter((n) => Number.isInteger(n) && n > 0)
+    : [...COST_COUNTS];
   return {
     families,
     counts,
@@ -105,6 +117,9 @@ function settingsFromQuery(): BenchSettings {
     budgetMs: num('budget', 2000),
     dimensions: num('dims', 3) === 2 ? 2 : 3,
     seed: num('seed', 1),
+    behaviours: b === 'all' || b === 'terms' ? b : 'none',
+    behaviourCounts,
+    rounds: Math.max(3, Math.round(num('rounds', 9))),
   };
 }
 
@@ -160,6 +175,7 @@ function buildControls(s: BenchSettings): void {
   $<HTMLInputElement>('frames').value = String(s.frames);
   $<HTMLInputElement>('seed').value = String(s.seed);
   $<HTMLSelectElement>('dims').value = String(s.dimensions);
+  $<HTMLSelectElement>('behaviours').value = s.behaviours;
   for (const id of ['side-left', 'side-right'])
     for (const b of BACKEND_LADDER) option($<HTMLSelectElement>(id), b);
   $<HTMLSelectElement>('side-left').value = 'webgl2';
@@ -197,6 +213,9 @@ function settingsFromControls(prev: BenchSettings): BenchSettings {
     budgetMs: pos('budget', 2000) || 2000,
     dimensions: $<HTMLSelectElement>('dims').value === '2' ? 2 : 3,
     seed: Math.round(pos('seed', 1)) >>> 0,
+    behaviours: $<HTMLSelectElement>('behaviours').value as BenchSettings['behaviours'],
+    behaviourCounts: prev.behaviourCounts,
+    rounds: prev.rounds,
   };
 }
 
@@ -369,6 +388,32 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
           redraw();
         },
       );
+      if (s.behaviours !== 'none' && !abort) {
+        // Cost rows on the chosen GPU backends' default families (webgpu counting, webgl2 grid).
+        const bases = COST_BASES.filter((f) => s.families.includes(caseLabel(f)));
+        await runCosts(
+          bases,
+          s.behaviours === 'all' ? ['all'] : TERM_VARIANTS,
+          s.behaviourCounts,
+          s.rounds,
+          {
+            samples: s.samples,
+            batch: s.batch,
+            frames: 0,
+            budgetMs: s.budgetMs,
+            dimensions: s.dimensions,
+            seed: s.seed,
+            container: $('stage'),
+            onProgress: (t) => (status.textContent = `running: ${t}`),
+            aborted: () => abort,
+          },
+          (row) => {
+            if (isMeasured(row) && device) row.device = deviceOf(device, row.backend, row.device);
+            rows.push(row);
+            redraw();
+          },
+        );
+      }
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       status.textContent = `${abort ? 'stopped' : 'done'}: ${rows.filter(isMeasured).length} cases measured, ${rows.length - rows.filter(isMeasured).length} skipped, in ${secs} s`;
     } catch (e) {

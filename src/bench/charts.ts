@@ -153,7 +153,8 @@ export class BenchCharts {
 
   /** Redraws both charts from the rows measured so far; `atN` picks the stacked bar's N. */
   update(rows: readonly AnyRow[], atN: number): void {
-    const measured = rows.filter(isMeasured);
+    // The cost rows (plain vs behaviours at two N) would only crowd the scaling lines.
+    const measured = rows.filter(isMeasured).filter((r) => !r.behaviours);
     this.updateScaling(measured);
     this.updatePasses(measured, atN);
   }

@@ -18,7 +18,10 @@
  *   requestAnimationFrame); fps = 1000 / frame.
  */
 import { PASS_NAMES, type BackendKind, type PassTimes } from '../backend';
+import type { FlockParams } from '../core/params';
 import { createFlock, FlockError, type Flock } from '../index';
+import { allBehaviours, FIRST_MODEL } from './scene';
+import { withOffTermsRemoved } from './shader-variants';
 
 export type BenchMode = 'grid' | 'brute';
 export type SortKind = 'counting' | 'bitonic';
@@ -35,6 +38,87 @@ export interface BenchFamily {
    * uniform state; 'dense', the same in a box of side / DENSE_FACTOR. Absent: the fresh state.
    */
   scene?: 'steady' | 'dense';
+  /**
+   * A cost row (runCosts): the plain default flock ('plain', measured in the same rounds as the
+   * others), every behaviour on ('all'), one term on, the first model, or the default flock with
+   * the code of its off terms removed from the steer shader ('removed'). Absent: a sweep row.
+   */
+  behaviours?: BehaviourVariant;
+}
+
+/** The terms of DESIGN section 1 that are off in the default flock, switched on one at a time. */
+export const TERM_NAMES = [
+  'species',
+  'obstacles',
+  'attractor',
+  'predators',
+  'wind',
+  'turbulence',
+] as const;
+export type TermName = (typeof TERM_NAMES)[number];
+export type BehaviourVariant = 'plain' | 'all' | TermName | 'first' | 'removed';
+
+/** The cost rows `behaviours=terms` measures, in table order (after 'plain'). */
+export const TERM_VARIANTS: readonly BehaviourVariant[] = [
+  'all',
+  ...TERM_NAMES,
+  'first',
+  'removed',
+];
+
+/** The N of the cost rows by default (issue 9 must-have 7). */
+export const COST_COUNTS: readonly number[] = [16384, 65536];
+
+/** The families the cost rows are measured on: one per GPU backend. */
+export const COST_BASES: readonly BenchFamily[] = [
+  { backend: 'webgpu', mode: 'grid', sort: 'counting' },
+  { backend: 'webgl2', mode: 'grid' },
+];
+
+const VARIANT_LABELS: Record<BehaviourVariant, string> = {
+  plain: 'plain',
+  all: '+ all behaviours',
+  species: '+ species 3',
+  obstacles: '+ 4 obstacles',
+  attractor: '+ attractor',
+  predators: '+ 2 predators',
+  wind: '+ wind',
+  turbulence: '+ turbulence',
+  first: 'first model',
+  removed: 'off-term code removed',
+};
+
+/**
+ * The parameters a variant sets over the defaults, for a box of half side h: allBehaviours (or
+ * the part of it that is one term), FIRST_MODEL for 'first', nothing for 'plain' and 'removed'.
+ */
+export function variantParams(v: BehaviourVariant, h: number, d: 2 | 3): Partial<FlockParams> {
+  const all = allBehaviours(h, d);
+  switch (v) {
+    case 'plain':
+    case 'removed':
+      return {};
+    case 'all':
+      return all;
+    case 'first':
+      return FIRST_MODEL;
+    case 'species':
+      return { species: all.species };
+    case 'obstacles':
+      return { obstacles: all.obstacles };
+    case 'attractor':
+      return {
+        attractor: all.attractor,
+        attractorStrength: all.attractorStrength,
+        attractorRadius: all.attractorRadius,
+      };
+    case 'predators':
+      return { predators: all.predators };
+    case 'wind':
+      return { wind: all.wind };
+    case 'turbulence':
+      return { turbulence: all.turbulence, turbulenceScale: all.turbulenceScale };
+  }
 }
 
 /** Steps before a 'steady' or 'dense' case is timed. */
@@ -75,6 +159,13 @@ export const ALL_FAMILIES: readonly BenchFamily[] = [
 ];
 
 export interface BenchRow extends BenchCase {
+  /**
+   * Cost rows: per round, this row's step time / the plain row's of the same round (runCosts);
+   * the table shows their median and range.
+   */
+  vsPlain?: number[];
+  /** Cost rows, where the backend times passes: per round, the steer pass's time / plain's. */
+  steerVsPlain?: number[];
   /** Label such as "webgpu counting", "webgl2 grid", "webgl2 brute". */
   label: string;
   dimensions: 2 | 3;
@@ -159,7 +250,8 @@ export function caseLabel(c: BenchFamily): string {
         ? `webgpu ${c.sort ?? 'counting'}`
         : `${c.backend} grid`;
   const scene = c.scene === 'dense' ? ' dense steady' : c.scene === 'steady' ? ' steady' : '';
-  return base + scene;
+  const variant = c.behaviours ? ` ${VARIANT_LABELS[c.behaviours]}` : '';
+  return base + scene + variant;
 }
 
 /** Box side at constant density: 64 * (N / 16384)^(1/d). */
@@ -172,6 +264,7 @@ export function caseParams(c: BenchCase) {
   const d = c.dimensions ?? 3;
   const h = boxSideFor(c.count, d) / 2 / (c.scene === 'dense' ? DENSE_FACTOR : 1);
   return {
+    ...(c.behaviours ? variantParams(c.behaviours, h, d) : {}),
     count: c.count,
     dimensions: d,
     neighborSearch: c.mode,
@@ -227,15 +320,8 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
   const d = c.dimensions ?? 3;
   const label = caseLabel(c);
   const t0 = performance.now();
-  const flock = await createFlock(o.container, {
-    backend: c.backend,
-    autoStart: false,
-    params: caseParams(c),
-  });
+  const flock = await startCase(c, o.container);
   try {
-    // Warm-up: shader compilation and first-use allocations.
-    await flock.step(1);
-    await flock.finish();
     const setupMs = performance.now() - t0;
     let steadyNeighbors: number | null = null;
     if (c.scene) {
@@ -418,4 +504,184 @@ export async function runSweep(
       }
     }
   }
+}
+
+/** The p-quantile (0..1, linear between order statistics) of xs. */
+export function quantile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const at = p * (s.length - 1);
+  const lo = Math.floor(at);
+  const hi = Math.min(s.length - 1, lo + 1);
+  return s[lo]! + (s[hi]! - s[lo]!) * (at - lo);
+}
+
+/**
+ * The cost rows: on each base family (COST_BASES: webgpu counting, webgl2 grid) and each count,
+ * the plain default flock and every variant are created side by side (each warmed up with one
+ * step), then `rounds` rounds each time one batch of every flock back to back, the order
+ * reversed every other round. A row's step time is the median of its batches; its `vsPlain`
+ * holds, per round, its batch / the plain flock's batch of that round (pairs measured well under
+ * a second apart, so a drifting load on a shared machine falls on both), and `steerVsPlain` the
+ * same for the steer pass's time where the backend times passes. A base whose plain step is over
+ * the budget stops growing; a variant that fails to start (e.g. 'removed' on a shader it no
+ * longer recognises) is reported as skipped and the others go on.
+ */
+export async function runCosts(
+  bases: readonly BenchFamily[],
+  variants: readonly BehaviourVariant[],
+  counts: readonly number[],
+  rounds: number,
+  o: BenchOptions & { dimensions?: 2 | 3; seed?: number },
+  onRow: (row: AnyRow) => void,
+): Promise<void> {
+  const sorted = [...counts].sort((a, b) => a - b);
+  const all: BehaviourVariant[] = ['plain', ...variants.filter((v) => v !== 'plain')];
+  for (const base of bases) {
+    let stop: string | null = null;
+    for (const count of sorted) {
+      const cases = all.map((v): BenchCase => ({
+        backend: base.backend,
+        mode: base.mode,
+        ...(base.sort ? { sort: base.sort } : {}),
+        behaviours: v,
+        count,
+        dimensions: o.dimensions ?? 3,
+        seed: o.seed ?? 1,
+      }));
+      if (stop) {
+        for (const c of cases)
+          onRow({ ...c, label: caseLabel(c), reason: 'budget', skipped: stop });
+        continue;
+      }
+      if (o.aborted?.()) return;
+      const open: { c: BenchCase; flock: Flock; setupMs: number }[] = [];
+      try {
+        for (const c of cases) {
+          o.onProgress?.(`${caseLabel(c)}, N = ${count}: starting`);
+          const t0 = performance.now();
+          try {
+            const flock = await startCase(c, o.container);
+            open.push({ c, flock, setupMs: performance.now() - t0 });
+          } catch (e) {
+            const msg = e instanceof Error ? e.message : String(e);
+            onRow({ ...c, label: caseLabel(c), reason: 'error', skipped: msg });
+            if (c.behaviours === 'plain') {
+              stop = `not available here: ${msg}`;
+              break;
+            }
+          }
+        }
+        if (stop) {
+          for (const c of cases.slice(1))
+            onRow({ ...c, label: caseLabel(c), reason: 'unavailable', skipped: stop });
+          continue;
+        }
+        // One probe step of the plain flock sets the batch for all.
+        const probe = await timed(async () => {
+          await open[0]!.flock.step(1);
+          await open[0]!.flock.finish();
+        });
+        const batch =
+          o.batch === 'auto'
+            ? Math.max(1, Math.min(16, Math.round(40 / Math.max(probe, 1e-3))))
+            : Math.max(1, Math.floor(o.batch));
+        const n = probe > o.budgetMs ? 1 : Math.max(3, rounds);
+        const ms = open.map(() => [] as number[]);
+        const steer = open.map(() => [] as (number | null)[]);
+        const seen = open.map(() => [] as PassTimes[]);
+        for (let r = 0; r < n; r++) {
+          const order = open.map((_, k) => k);
+          if (r % 2 === 1) order.reverse();
+          o.onProgress?.(
+            `cost rows, ${base.backend}, N = ${count}: round ${r + 1}/${n} of ${batch} steps`,
+          );
+          for (const k of order) {
+            const f = open[k]!.flock;
+            const t = await timed(async () => {
+              await f.step(batch);
+              await f.finish();
+            });
+            ms[k]!.push(t / batch);
+            const passes = f.timings().passes;
+            seen[k]!.push(passes);
+            steer[k]!.push(passes.steer);
+          }
+          if (o.aborted?.()) break;
+        }
+        const ratios = (xs: readonly (number | null)[], ys: readonly (number | null)[]) => {
+          const out: number[] = [];
+          for (let r = 0; r < Math.min(xs.length, ys.length); r++) {
+            const x = xs[r];
+            const y = ys[r];
+            if (x !== null && y !== null && x !== undefined && y !== undefined && y > 0)
+              out.push(x / y);
+          }
+          return out;
+        };
+        open.forEach(({ c, flock, setupMs }, k) => {
+          const samples = ms[k]!;
+          const stepMs = median(samples);
+          const t = flock.timings();
+          const passes = medianPasses(seen[k]!.length ? seen[k]! : [t.passes]);
+          const params = flock.params;
+          const d = c.dimensions ?? 3;
+          const sv = ratios(steer[k]!, steer[0]!);
+          onRow({
+            ...c,
+            dimensions: d,
+            seed: params.seed,
+            label: caseLabel(c),
+            box: params.boundsMax[0] - params.boundsMin[0],
+            meanNeighbors: expectedNeighbors(c.count, params.perceptionRadius, d),
+            stepMs,
+            minMs: Math.min(...samples),
+            maxMs: Math.max(...samples),
+            samples,
+            batch,
+            stepsPerSecond: 1000 / stepMs,
+            gpuStepMs: t.timing === 'gpu' ? sumStepPasses(passes) : null,
+            timing: t.timing,
+            passes,
+            drawMs: null,
+            frameMs: null,
+            fps: null,
+            canvas: [flock.canvas.width, flock.canvas.height],
+            setupMs,
+            overBudget: probe > o.budgetMs,
+            device: flock.deviceInfo,
+            vsPlain: ratios(samples, ms[0]!),
+            ...(sv.length ? { steerVsPlain: sv } : {}),
+          });
+        });
+        if (probe > o.budgetMs || median(ms[0]!) > o.budgetMs)
+          stop = `N = ${count} took ${Math.round(median(ms[0]!))} ms per step, over the ${o.budgetMs} ms budget`;
+      } finally {
+        for (const { flock } of open) flock.dispose();
+      }
+    }
+  }
+}
+
+/**
+ * A flock of case `c` on a fresh canvas in `container`, stepped once (compilation, first-use
+ * allocations); for 'removed' compiled from the off-terms-removed shaders.
+ */
+async function startCase(c: BenchCase, container: HTMLElement): Promise<Flock> {
+  const make = async () => {
+    const f = await createFlock(container, {
+      backend: c.backend,
+      autoStart: false,
+      params: caseParams(c),
+    });
+    try {
+      await f.step(1);
+      await f.finish();
+    } catch (e) {
+      f.dispose();
+      throw e;
+    }
+    return f;
+  };
+  return c.behaviours === 'removed' ? withOffTermsRemoved(make) : make();
 }

@@ -11,8 +11,10 @@ import { reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
   PASS_KEYS,
+  TERM_VARIANTS,
   caseLabel,
   isMeasured,
+  quantile,
   type AnyRow,
   type BenchRow,
 } from './measure';
@@ -33,6 +35,15 @@ export interface BenchSettings {
   budgetMs: number;
   dimensions: 2 | 3;
   seed: number;
+  /**
+   * Cost rows (runCosts) on webgpu counting and webgl2 grid: 'none', 'all' (every behaviour on
+   * vs plain) or 'terms' (also each term alone, the first model and the off-term code removed).
+   */
+  behaviours: 'none' | 'all' | 'terms';
+  /** N of the cost rows. */
+  behaviourCounts: number[];
+  /** Rounds of the cost rows (each times one batch of plain and of every variant). */
+  rounds: number;
 }
 
 const key = (label: string, n: number) => `${label}|${n}`;
@@ -45,10 +56,16 @@ export function ratiosFor(rows: readonly AnyRow[]): Map<AnyRow, Ratios> {
   for (const r of rows) {
     if (!isMeasured(r)) continue;
     const brute = by.get(key(`${r.backend} brute`, r.count));
-    const gl = by.get(key(caseLabel({ backend: 'webgl2', mode: r.mode, scene: r.scene }), r.count));
+    const gl = by.get(
+      key(
+        caseLabel({ backend: 'webgl2', mode: r.mode, scene: r.scene, behaviours: r.behaviours }),
+        r.count,
+      ),
+    );
     const prev = by.get(key(r.label, r.count / 4));
     out.set(r, {
-      xBrute: r.mode === 'grid' && brute && !r.scene ? brute.stepMs / r.stepMs : null,
+      xBrute:
+        r.mode === 'grid' && brute && !r.scene && !r.behaviours ? brute.stepMs / r.stepMs : null,
       vsWebgl2: r.backend !== 'webgl2' && gl ? r.stepMs / gl.stepMs : null,
       growth: prev ? r.stepMs / prev.stepMs : null,
     });
@@ -56,11 +73,28 @@ export function ratiosFor(rows: readonly AnyRow[]): Map<AnyRow, Ratios> {
   return out;
 }
 
-/** Table order: by N, then the page's family order. */
+/** Table order: by N, then the page's family order; cost rows last, by base family then variant. */
 export function sortRows(rows: readonly AnyRow[]): AnyRow[] {
   const order = ALL_FAMILIES.map(caseLabel);
-  const rank = (l: string) => (order.includes(l) ? order.indexOf(l) : order.length);
-  return [...rows].sort((a, b) => a.count - b.count || rank(a.label) - rank(b.label));
+  const variants = ['plain', ...TERM_VARIANTS];
+  const rank = (r: AnyRow) => {
+    if (!r.behaviours) return order.includes(r.label) ? order.indexOf(r.label) : order.length;
+    const base = order.indexOf(caseLabel({ backend: r.backend, mode: r.mode, sort: r.sort }));
+    return order.length + 1 + base * variants.length + variants.indexOf(r.behaviours);
+  };
+  return [...rows].sort((a, b) => a.count - b.count || rank(a) - rank(b));
+}
+
+/**
+ * "1.05x (1.01-1.08)": the median of per-round ratios and their interquartile range (a load spike
+ * on a shared machine moves one round, not the quartiles).
+ */
+export function ratioSpread(xs: readonly number[] | undefined): string {
+  if (!xs || xs.length === 0) return '-';
+  const med = quantile(xs, 0.5).toFixed(2);
+  return xs.length > 1
+    ? `${med}x (${quantile(xs, 0.25).toFixed(2)}-${quantile(xs, 0.75).toFixed(2)})`
+    : `${med}x`;
 }
 
 export interface Column {
@@ -104,8 +138,12 @@ export function columnsFor(rows: readonly AnyRow[]): Column[] {
     { head: 'x brute', cell: (_r, q) => ratio(q.xBrute) },
     { head: 'vs webgl2', cell: (_r, q) => ratio(q.vsWebgl2) },
     { head: 'N->4N', cell: (_r, q) => ratio(q.growth) },
-    { head: 'passes', cell: (r) => r.timing },
   ];
+  if (measured.some((r) => r.vsPlain))
+    cols.push({ head: 'vs plain (IQR)', cell: (r) => ratioSpread(r.vsPlain) });
+  if (measured.some((r) => r.steerVsPlain))
+    cols.push({ head: 'steer vs plain', cell: (r) => ratioSpread(r.steerVsPlain) });
+  cols.push({ head: 'passes', cell: (r) => r.timing });
   if (measured.some((r) => r.gpuStepMs !== null))
     cols.push({ head: 'gpu sum', cell: (r) => ms(r.gpuStepMs) });
   for (const k of PASS_KEYS) {
@@ -190,7 +228,9 @@ export function makeExport(
       seed: settings.seed,
       dimensions: settings.dimensions,
       box: 'cube of side 64 * (N / 16384)^(1/d) centred on 0 (constant density)',
-      params: 'every other parameter at its default (src/core/params.ts)',
+      params:
+        'every other parameter at its default (src/core/params.ts); cost rows: allBehaviours(h, d) ' +
+        'of src/bench/scene.ts, one term of it, or FIRST_MODEL, h the half side',
     },
     device,
     rows: sortRows(rows).map((r) => (isMeasured(r) ? { ...r, ratios: q.get(r)! } : { ...r })),
@@ -226,6 +266,9 @@ const CSV_COLUMNS = [
   'xBrute',
   'vsWebgl2',
   'growth',
+  'behaviours',
+  'vsPlain',
+  'steerVsPlain',
   'device',
   'skipped',
   'samples',
@@ -261,6 +304,7 @@ export function toCSV(e: BenchExport): string {
       count: r.count,
       dimensions: r.dimensions,
       seed: r.seed,
+      behaviours: r.behaviours ?? '',
       skipped: m ? '' : (r as { skipped: string }).skipped,
     };
     if (m) {
@@ -285,6 +329,8 @@ export function toCSV(e: BenchExport): string {
         xBrute: r.ratios?.xBrute,
         vsWebgl2: r.ratios?.vsWebgl2,
         growth: r.ratios?.growth,
+        vsPlain: m.vsPlain?.join(' ') ?? '',
+        steerVsPlain: m.steerVsPlain?.join(' ') ?? '',
         device: m.device,
         samples: m.samples.join(' '),
       });

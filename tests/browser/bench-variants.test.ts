@@ -1,0 +1,97 @@
+// The benchmark's 'removed' variant (src/bench/shader-variants.ts): the default flock stepped by
+// steer shaders without the code of the terms that are off must give the same state as the real
+// shaders (so the bench times the same work), and the swap must really reach the programs (with
+// obstacles on, the cut shader ignores them and the states part), on webgl2 and webgpu.
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  glslWithoutOffTerms,
+  wgslWithoutOffTerms,
+  withOffTermsRemoved,
+} from '../../src/bench/shader-variants';
+import type { FlockParams } from '../../src/core/params';
+import type { FlockState } from '../../src/core/state';
+import { GLSL_FILES } from '../../src/webgl2/shaders';
+import { WGSL_FILES } from '../../src/webgpu/shaders';
+import { createFlock, type Flock } from '../../src/index';
+
+const made: Flock[] = [];
+afterEach(() => {
+  for (const f of made.splice(0)) f.dispose();
+});
+
+function box(): HTMLDivElement {
+  const d = document.createElement('div');
+  d.style.width = '64px';
+  d.style.height = '64px';
+  document.body.append(d);
+  return d;
+}
+
+/** The state after 10 steps of a flock made with `make` (one of the steps inside it). */
+async function tenSteps(
+  backend: 'webgl2' | 'webgpu',
+  params: Partial<FlockParams>,
+  cut: boolean,
+): Promise<FlockState> {
+  const make = async () => {
+    const f = await createFlock(box(), { backend, autoStart: false, params });
+    made.push(f);
+    await f.step(1);
+    await f.finish();
+    return f;
+  };
+  const f = cut ? await withOffTermsRemoved(make) : await make();
+  await f.step(9);
+  return f.readState();
+}
+
+function maxDiff(a: FlockState, b: FlockState): number {
+  let m = 0;
+  for (let i = 0; i < a.positions.length; i++) {
+    m = Math.max(m, Math.abs(a.positions[i]! - b.positions[i]!));
+    m = Math.max(m, Math.abs(a.velocities[i]! - b.velocities[i]!));
+  }
+  return m;
+}
+
+describe('off-term code removed (bench variant)', () => {
+  test('the cuts take the off terms out of both steer shaders and restore the tables', async () => {
+    const w = wgslWithoutOffTerms(WGSL_FILES['steer.wgsl']!);
+    const g = glslWithoutOffTerms(GLSL_FILES['flock-rules.glsl']!);
+    for (const name of [
+      'P.obstacleCount',
+      'P.attractorStrength',
+      'P.predatorCount',
+      'P.turbulence',
+    ])
+      expect(w.includes(name), name).toBe(false);
+    for (const name of ['uObstacleCount', 'uAttractor.w', 'uPredatorCount', 'uTurbulence'])
+      expect(g.replace(/^uniform .*$/gm, '').includes(name), name).toBe(false);
+    expect(w).toContain('P.softK');
+    expect(g).toContain('uSoftK');
+    const before = [WGSL_FILES['steer.wgsl'], GLSL_FILES['flock-rules.glsl']];
+    await expect(withOffTermsRemoved(() => Promise.reject(new Error('x')))).rejects.toThrow('x');
+    expect([WGSL_FILES['steer.wgsl'], GLSL_FILES['flock-rules.glsl']]).toEqual(before);
+  });
+
+  for (const backend of ['webgl2', 'webgpu'] as const) {
+    test(`${backend}: the default flock steps the same; with obstacles the cut shows`, async () => {
+      const params = { count: 3001, seed: 7 };
+      const plain = await tenSteps(backend, params, false);
+      const cut = await tenSteps(backend, params, true);
+      // Same work: the removed code only added zeros (1e-6: compilers may contract differently).
+      expect(maxDiff(plain, cut)).toBeLessThanOrEqual(1e-6);
+      const rock = {
+        ...params,
+        obstacles: [{ center: [0, 0, 0] as [number, number, number], radius: 12 }],
+      };
+      const withRock = await tenSteps(backend, rock, false);
+      const cutRock = await tenSteps(backend, rock, true);
+      // Boids start inside the rock: the real shader pushes them out, the cut one does not.
+      expect(maxDiff(withRock, cutRock)).toBeGreaterThan(1);
+      // The cut shader never reads the obstacles (1e-6: WebGPU's counting sort may order a
+      // cell's boids differently from run to run, which changes the sums' rounding).
+      expect(maxDiff(cutRock, cut)).toBeLessThanOrEqual(1e-6);
+    });
+  }
+});
