@@ -37,7 +37,16 @@ export default defineConfig({
   plugins: [datGuiWithoutStyleInjection()],
   // Pre-bundle the runtime dependencies up front: a dependency discovered mid-test makes Vite
   // reload the page under a running browser test.
-  optimizeDeps: { include: ['dat.gui', 'gl-matrix', 'chart.js'] },
+  optimizeDeps: {
+    include: [
+      'dat.gui',
+      'gl-matrix',
+      'gl-matrix/esm/mat4.js',
+      'gl-matrix/esm/vec3.js',
+      'twgl.js',
+      'chart.js',
+    ],
+  },
   build: {
     target: 'es2022',
     rollupOptions: { input: { main: 'index.html', bench: 'bench.html' } },

@@ -1,9 +1,12 @@
 // `npm run build:lib`: the package in dist/ (DESIGN.md section 2).
-//   dist/index.js, dist/element.js + chunks   ES modules without dependencies; each backend is a
-//                                             chunk loaded on first use; shaders inlined as strings
-//   dist/gpu-flock.element.js (+ siblings)    for <script type="module">: no dependencies, no
-//                                             bundler; backends in gpu-flock.element-*.js beside
-//                                             it, each loaded only by a page that runs it
+//   dist/index.js, dist/element.js + chunks   ES modules for bundlers; each backend is a chunk
+//                                             loaded on first use; shaders inlined as strings;
+//                                             twgl.js and gl-matrix stay imports (the package's
+//                                             dependencies), so the app's bundler dedupes and
+//                                             tree-shakes them
+//   dist/gpu-flock.element.js                 for <script type="module">: ONE self-contained file
+//                                             (every backend, twgl.js and gl-matrix's used parts
+//                                             inlined), no bundler, no sibling files
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
@@ -21,6 +24,7 @@ import { build } from 'vite';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 export const WORKER_FILE = 'gpu-flock.cpu-worker.js';
+export const ELEMENT_FILE = 'gpu-flock.element.js';
 const WORKER_SOURCE = "new URL('./cpu-worker.ts', import.meta.url)";
 const WORKER_MARK = '__GPU_FLOCK_CPU_WORKER_URL__';
 
@@ -79,6 +83,9 @@ function shaderPlugin() {
   };
 }
 
+/** The package's runtime dependencies: imports in dist/index.js, inlined in the single files. */
+const DEPENDENCIES = /^(?:twgl\.js|gl-matrix)(?:\/|$)/;
+
 const common = {
   root,
   configFile: false,
@@ -102,6 +109,7 @@ async function buildModules() {
         fileName: (_format, name) => `${name}.js`,
       },
       rollupOptions: {
+        external: (id) => DEPENDENCIES.test(id),
         output: { chunkFileNames: 'chunks/[name]-[hash].js' },
       },
     },
@@ -119,30 +127,6 @@ async function buildSingleFile(entry, fileName) {
       sourcemap: false,
       lib: { entry, formats: ['es'], fileName: () => fileName },
       rollupOptions: { output: { codeSplitting: false } },
-    },
-  });
-}
-
-/**
- * gpu-flock.element.js for a <script type="module"> tag: no dependencies and no bundler needed;
- * each backend is a sibling file (gpu-flock.element-*.js) that the page loads only when it runs
- * that backend, so a WebGL2 page does not download the WebGPU code (and vice versa).
- */
-async function buildElementFiles() {
-  await build({
-    ...common,
-    build: {
-      outDir: dist,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      sourcemap: false,
-      lib: {
-        entry: 'src/element/standalone.ts',
-        formats: ['es'],
-        fileName: () => 'gpu-flock.element.js',
-      },
-      rollupOptions: { output: { chunkFileNames: 'gpu-flock.element-[name]-[hash].js' } },
     },
   });
 }
@@ -237,9 +221,10 @@ async function minifyFile(fileName) {
 }
 
 await buildModules();
-await buildElementFiles();
+// gpu-flock.element.js for a <script type="module"> tag: one file, every dynamic import inlined.
+await buildSingleFile('src/element/standalone.ts', ELEMENT_FILE);
 await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE);
-for (const f of readdirSync(dist)) if (/^gpu-flock\.element.*\.js$/.test(f)) await minifyFile(f);
+await minifyFile(ELEMENT_FILE);
 await minifyFile(WORKER_FILE);
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });

@@ -21,7 +21,9 @@ const server = await createServer({
   root,
   logLevel: 'error',
   cacheDir: join(tmpdir(), 'gpu-flock-shots-vite'),
-  optimizeDeps: { include: ['dat.gui', 'gl-matrix', 'twgl.js'] },
+  optimizeDeps: {
+    include: ['dat.gui', 'gl-matrix', 'gl-matrix/esm/mat4.js', 'gl-matrix/esm/vec3.js', 'twgl.js'],
+  },
   server: { host: '127.0.0.1', port: 0, hmr: false },
 });
 await server.listen();

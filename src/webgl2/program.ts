@@ -1,14 +1,17 @@
 /**
  * GLSL programs built from the files in glsl/: `#include` chunks resolved with a line map, compile
  * and link errors thrown as ShaderError naming the file and 1-based line the developer edits, and
- * uniform setters (uniform-setters.ts). The caller owns each program (`deleteProgram`, or a ProgramCache).
+ * twgl.js's uniform setters (textures go to the units twgl assigns to the samplers). The caller
+ * owns each program (`deleteProgram`, or a ProgramCache).
  */
+import { createUniformSetters, setUniforms } from 'twgl.js';
 import { ShaderError, mapShaderLog, resolveShader, type ShaderSource } from '../core/shader-source';
 import { GLSL_FILES } from './shaders';
-import { createUniformSetters, setUniforms, type UniformSetter } from './uniform-setters';
 
 export type Defines = Readonly<Record<string, string | number>>;
 export type UniformValues = Record<string, unknown>;
+/** twgl.js's setter of one uniform: a number, an array or typed array, or a WebGLTexture for a sampler. */
+export type UniformSetter = (value: unknown) => void;
 
 export interface GLProgram {
   readonly program: WebGLProgram;
@@ -98,11 +101,11 @@ export function createProgram(
     gl.deleteProgram(program);
     throw new ShaderError(`GLSL link error in ${name}:\n${log.trim()}`, fragFile, null);
   }
-  const setters = createUniformSetters(gl, program);
+  const setters = createUniformSetters(gl, program) as Record<string, UniformSetter>;
   return { program, setters, name };
 }
 
-/** Binds `prog` and sets `uniforms` (textures go to the units assigned to each sampler). */
+/** Binds `prog` and sets `uniforms` (textures go to the units twgl assigned to each sampler). */
 export function useProgram(
   gl: WebGL2RenderingContext,
   prog: GLProgram,

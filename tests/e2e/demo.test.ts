@@ -60,7 +60,15 @@ describe.skipIf(!executablePath)('demo page', () => {
       // Own dependency cache: other test runs may be using node_modules/.vite at the same time.
       cacheDir: join(tmpdir(), 'gpu-flock-e2e-vite'),
       // Pre-bundle up front, so Vite never reloads the page mid-test after discovering a dependency.
-      optimizeDeps: { include: ['dat.gui', 'gl-matrix'] },
+      optimizeDeps: {
+        include: [
+          'dat.gui',
+          'gl-matrix',
+          'gl-matrix/esm/mat4.js',
+          'gl-matrix/esm/vec3.js',
+          'twgl.js',
+        ],
+      },
       server: { host: '127.0.0.1', port, strictPort: true, hmr: false },
     });
     await server.listen();

@@ -227,7 +227,7 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
     if (sizes.length) console.log(`gzip JavaScript each example page loads:\n${sizes.join('\n')}`);
   });
 
-  test('the tarball holds dist, README and LICENSE only, no bundler-only code, no dependencies', () => {
+  test('the tarball holds dist, README and LICENSE only, no bundler-only code; twgl.js and gl-matrix are its dependencies; the element is one file', () => {
     const pack = join(root, '.pack');
     const tgz = readdirSync(pack).find((f) => f.endsWith('.tgz'))!;
     const list = execFileSync('tar', ['tzf', join(pack, tgz)], { encoding: 'utf8' })
@@ -246,7 +246,36 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
     };
-    expect(pkg.dependencies ?? {}).toEqual({});
+    // The runtime packages the library imports (the demo's chart.js and dat.gui are not).
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['gl-matrix', 'twgl.js']);
+    // npm installed them into the app itself (not found only through the repository's modules).
+    for (const dep of ['gl-matrix', 'twgl.js']) {
+      expect(existsSync(join(examplesDir, 'vite-app/node_modules', dep, 'package.json')), dep).toBe(
+        true,
+      );
+    }
+    // dist/index.js and its chunks import them by name (the app's bundler dedupes and shakes them).
+    const imports = new Set<string>();
+    for (const f of list.filter((x) => /^dist\/(index|element|chunks\/.*)\.js$/.test(x))) {
+      const text = readFileSync(join(installed, f), 'utf8');
+      for (const m of text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)) imports.add(m[1]!);
+    }
+    expect([...imports].sort()).toEqual([
+      'gl-matrix/esm/mat4.js',
+      'gl-matrix/esm/vec3.js',
+      'twgl.js',
+    ]);
+    // gpu-flock.element.js is ONE self-contained file: no import of anything (static or dynamic),
+    // no sibling chunk; only the cpu worker is its own file, by new URL(..., import.meta.url).
+    expect(list.filter((f) => /^dist\/gpu-flock\./.test(f)).sort()).toEqual([
+      'dist/gpu-flock.cpu-worker.js',
+      'dist/gpu-flock.element.js',
+    ]);
+    const element = readFileSync(join(installed, 'dist/gpu-flock.element.js'), 'utf8');
+    expect(element).not.toMatch(/\bimport\s*\(|\bfrom\s*["']|\bimport\s*["']/);
+    expect(element).toMatch(
+      /new URL\(["']\.\/gpu-flock\.cpu-worker\.js["'],\s*import\.meta\.url\)/,
+    );
     for (const f of list.filter((x) => x.endsWith('.js'))) {
       const text = readFileSync(join(installed, f), 'utf8');
       expect(text, f).not.toMatch(/import\.meta\.glob|["'][^"'\n]*\?raw["']/);

@@ -107,7 +107,15 @@ describe.skipIf(!available)('Firefox ESR (WebGL2 rungs)', () => {
       cacheDir: join(tmpdir(), 'gpu-flock-firefox-vite'),
       resolve: { alias: { vitest: join(root, 'tests/firefox/vitest-shim.ts') } },
       optimizeDeps: {
-        include: ['dat.gui', 'gl-matrix', 'twgl.js', 'chai', '@vitest/expect'],
+        include: [
+          'dat.gui',
+          'gl-matrix',
+          'gl-matrix/esm/mat4.js',
+          'gl-matrix/esm/vec3.js',
+          'twgl.js',
+          'chai',
+          '@vitest/expect',
+        ],
         entries: ['index.html', 'tests/firefox/page.html'],
       },
       server: { host: '127.0.0.1', port: 0, hmr: false },

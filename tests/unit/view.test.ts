@@ -329,13 +329,19 @@ describe('unprojectToPlane (the pointer) with hand-worked numbers', () => {
     expect(unprojectToPlane(new Float32Array(16), 0, 0, [0, 0, 0], [0, 0, 1])).toBeNull();
   });
 
-  test('invert4 is gl-matrix mat4.invert in float64', () => {
+  test('invert4: a hand-worked inverse, the inverse of the inverse, null when singular', () => {
+    // scale (2, 4, 5) then translate (1, -2, 3), column-major: the inverse scales by
+    // (1/2, 1/4, 1/5) and translates by (-1/2, 2/4, -3/5).
+    const m = [2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 5, 0, 1, -2, 3, 1];
+    const want = [0.5, 0, 0, 0, 0, 0.25, 0, 0, 0, 0, 0.2, 0, -0.5, 0.5, -0.6, 1];
+    const inv = invert4(m)!;
+    want.forEach((w, k) => expect(inv[k]).toBeCloseTo(w, 14));
     const vp = viewProjection({ ...cam, yaw: 0.6, pitch: 0.35 }, 1.7);
-    const mine = invert4(vp)!;
-    const theirs = mat4.invert(mat4.create(), vp as unknown as mat4)!;
-    for (let i = 0; i < 16; i++) expect(mine[i]).toBeCloseTo(theirs[i]!, 4);
-    const id = invert4(mine)!;
+    const id = invert4(invert4(vp)!)!;
+    expect(id).toBeInstanceOf(Float64Array);
     for (let i = 0; i < 16; i++) expect(id[i]).toBeCloseTo(vp[i]!, 5);
+    expect(invert4(new Float32Array(16))).toBeNull();
+    expect(invert4([1e300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1e300, 0, 0, 0, 0, 1])).toBeNull();
   });
 
   test('viewBasis recovers the eye and axes of the camera', () => {
