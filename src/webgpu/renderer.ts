@@ -25,6 +25,11 @@ export interface BoidRenderer {
   /** Modes this device can draw with ('vertex-id' needs storage buffers in the vertex stage). */
   readonly modes: readonly DrawMode[];
   drawMode: DrawMode;
+  /** The boid pipelines, shared with every renderer of the same device, module and format. */
+  readonly pipelines: {
+    readonly instanced: GPURenderPipeline;
+    readonly vertexId: GPURenderPipeline | null;
+  };
   /** Draws the simulation's current state into the context's current texture. */
   render(context: GPUCanvasContext, view: RenderView): void;
   /** ms of the last timed draw batch, or null. */
@@ -43,22 +48,59 @@ export function vertexStorageBuffers(device: GPUDevice): number {
     : l.maxStorageBuffersPerShaderStage;
 }
 
-export async function createBoidRenderer(
+/**
+ * The render pipelines and layouts of one (device, shader module, canvas format): what makes a
+ * pipeline differ. Shared by every renderer on the device (flocks on one page share the device,
+ * device.ts), so the second flock on a page compiles nothing. Held per module in a WeakMap (the
+ * module itself is cached per device and source by createCheckedModule), so they go with the
+ * device when the last flock releases it.
+ */
+interface RenderPipelines {
+  readonly modes: readonly DrawMode[];
+  readonly instancedLayout: GPUBindGroupLayout;
+  readonly vertexIdLayout: GPUBindGroupLayout | null;
+  readonly instanced: GPURenderPipeline;
+  readonly vertexId: GPURenderPipeline | null;
+  /** The scene's pipelines (predators, obstacles, bounds, marker), made on first use. */
+  scene(
+    vertex: string,
+    fragment: string,
+    options?: { lines?: boolean; blend?: boolean },
+  ): GPURenderPipeline;
+}
+
+const pipelineCache = new WeakMap<
+  GPUShaderModule,
+  Map<GPUTextureFormat, Promise<RenderPipelines>>
+>();
+
+function renderPipelines(
   device: GPUDevice,
+  module: GPUShaderModule,
   format: GPUTextureFormat,
-  sim: FlockSimulation,
-  options: { drawMode?: DrawMode; timestamps?: boolean; shaderFiles?: Record<string, string> } = {},
-): Promise<BoidRenderer> {
-  const module = await createCheckedModule(device, 'render.wgsl', shaderFiles(options.shaderFiles));
+): Promise<RenderPipelines> {
+  let byFormat = pipelineCache.get(module);
+  if (!byFormat) pipelineCache.set(module, (byFormat = new Map()));
+  let made = byFormat.get(format);
+  if (!made) {
+    made = buildRenderPipelines(device, module, format);
+    byFormat.set(format, made);
+    const cache = byFormat;
+    made.catch(() => {
+      if (cache.get(format) === made) cache.delete(format);
+    });
+  }
+  return made;
+}
+
+async function buildRenderPipelines(
+  device: GPUDevice,
+  module: GPUShaderModule,
+  format: GPUTextureFormat,
+): Promise<RenderPipelines> {
   const modes: DrawMode[] = ['instanced'];
   // vertex-id reads the state and |N_i| as two storage buffers in the vertex stage.
   if (vertexStorageBuffers(device) >= 2) modes.push('vertex-id');
-
-  const uniformBuffer = device.createBuffer({
-    label: 'flock.render.uniforms',
-    size: RENDER_UNIFORMS.size,
-    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
-  });
   const bothStages = ShaderStage.VERTEX | ShaderStage.FRAGMENT;
   const instancedLayout = device.createBindGroupLayout({
     label: 'flock.render.instanced',
@@ -80,13 +122,8 @@ export async function createBoidRenderer(
     depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' as const },
   };
   const uniformOnly = device.createPipelineLayout({ bindGroupLayouts: [instancedLayout] });
-  /** The scene's pipelines, by entry point, made on first use. */
   const scenePipelines = new Map<string, GPURenderPipeline>();
-  const scenePipeline = (
-    vertex: string,
-    fragment: string,
-    options: { lines?: boolean; blend?: boolean } = {},
-  ): GPURenderPipeline => {
+  const scene: RenderPipelines['scene'] = (vertex, fragment, options = {}) => {
     let p = scenePipelines.get(vertex);
     if (!p) {
       p = device.createRenderPipeline({
@@ -123,37 +160,62 @@ export async function createBoidRenderer(
     }
     return p;
   };
-  const instanced = await device.createRenderPipelineAsync({
-    label: 'flock.render.instanced',
-    layout: device.createPipelineLayout({ bindGroupLayouts: [instancedLayout] }),
-    vertex: {
-      module,
-      entryPoint: 'vsInstanced',
-      // The state buffer's position block and velocity block, bound at two offsets.
-      buffers: [
-        ...[0, 1].map((shaderLocation) => ({
-          arrayStride: 16,
-          stepMode: 'instance' as const,
-          attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
-        })),
-        // |N_i|, one f32 per boid (the simulation's nbr buffer).
-        {
-          arrayStride: 4,
-          stepMode: 'instance' as const,
-          attributes: [{ shaderLocation: 2, offset: 0, format: 'float32' as const }],
-        },
-      ],
-    },
-    ...common,
+  const [instanced, vertexId] = await Promise.all([
+    device.createRenderPipelineAsync({
+      label: 'flock.render.instanced',
+      layout: uniformOnly,
+      vertex: {
+        module,
+        entryPoint: 'vsInstanced',
+        // The state buffer's position block and velocity block, bound at two offsets.
+        buffers: [
+          ...[0, 1].map((shaderLocation) => ({
+            arrayStride: 16,
+            stepMode: 'instance' as const,
+            attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
+          })),
+          // |N_i|, one f32 per boid (the simulation's nbr buffer).
+          {
+            arrayStride: 4,
+            stepMode: 'instance' as const,
+            attributes: [{ shaderLocation: 2, offset: 0, format: 'float32' as const }],
+          },
+        ],
+      },
+      ...common,
+    }),
+    vertexIdLayout
+      ? device.createRenderPipelineAsync({
+          label: 'flock.render.vertexId',
+          layout: device.createPipelineLayout({ bindGroupLayouts: [vertexIdLayout] }),
+          vertex: { module, entryPoint: 'vsVertexId' },
+          ...common,
+        })
+      : null,
+  ]);
+  return { modes, instancedLayout, vertexIdLayout, instanced, vertexId, scene };
+}
+
+/**
+ * A renderer of `sim` into canvases of `format`. Its pipelines come from the device's cache
+ * (renderPipelines); it owns its uniform buffer, bind groups and depth texture.
+ * @throws ShaderError when render.wgsl (with `options.shaderFiles`) does not compile.
+ */
+export async function createBoidRenderer(
+  device: GPUDevice,
+  format: GPUTextureFormat,
+  sim: FlockSimulation,
+  options: { drawMode?: DrawMode; timestamps?: boolean; shaderFiles?: Record<string, string> } = {},
+): Promise<BoidRenderer> {
+  const module = await createCheckedModule(device, 'render.wgsl', shaderFiles(options.shaderFiles));
+  const { modes, instancedLayout, vertexIdLayout, instanced, vertexId, scene } =
+    await renderPipelines(device, module, format);
+  const scenePipeline = scene;
+  const uniformBuffer = device.createBuffer({
+    label: 'flock.render.uniforms',
+    size: RENDER_UNIFORMS.size,
+    usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
   });
-  const vertexId = vertexIdLayout
-    ? await device.createRenderPipelineAsync({
-        label: 'flock.render.vertexId',
-        layout: device.createPipelineLayout({ bindGroupLayouts: [vertexIdLayout] }),
-        vertex: { module, entryPoint: 'vsVertexId' },
-        ...common,
-      })
-    : null;
   const timer = new PassTimer(device, options.timestamps ?? true, 'flock.render');
 
   let depth: GPUTexture | null = null;
@@ -180,6 +242,7 @@ export async function createBoidRenderer(
 
   return {
     modes,
+    pipelines: { instanced, vertexId },
     get drawMode() {
       return mode;
     },

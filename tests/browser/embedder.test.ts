@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, type Flock } from '../../src/index';
 import type { Backend } from '../../src/backend';
+import type { BoidRenderer } from '../../src/webgpu/renderer';
 import { addCanvas, flockMaker, once, sleep } from '../support/browser';
 import { parityParams } from '../support/compare';
 
@@ -80,12 +81,19 @@ describe('contexts released on dispose (item 2, issue 10 item 4)', () => {
     expect((await g.readState()).count).toBe(120);
   });
 
-  test('webgpu flocks on one page share one device; the last dispose destroys it', async () => {
+  test('webgpu flocks on one page share one device and its render pipelines; the last dispose destroys it', async () => {
     const a = await make(box(64, 48), { backend: 'webgpu', params: { count: 700 } });
     const b = await make(box(64, 48), { backend: 'webgpu', params: { count: 900 } });
-    const da = (backendOf(a) as unknown as { device: GPUDevice }).device;
-    const db = (backendOf(b) as unknown as { device: GPUDevice }).device;
+    type WithRenderer = { device: GPUDevice; renderer: BoidRenderer };
+    const ba = backendOf(a) as unknown as WithRenderer;
+    const bb = backendOf(b) as unknown as WithRenderer;
+    const da = ba.device;
+    const db = bb.device;
     expect(db).toBe(da);
+    // The second flock compiled no render pipeline: the first one's are the very same objects.
+    expect(bb.renderer.pipelines.instanced).toBe(ba.renderer.pipelines.instanced);
+    expect(bb.renderer.pipelines.vertexId).toBe(ba.renderer.pipelines.vertexId);
+    expect(ba.renderer.pipelines.vertexId).not.toBeNull(); // SwiftShader reads storage in vertex
     await a.step(2);
     await b.step(3);
     a.dispose();
@@ -94,17 +102,49 @@ describe('contexts released on dispose (item 2, issue 10 item 4)', () => {
     b.dispose();
     const info = await da.lost;
     expect(info.reason).toBe('destroyed');
+    // A flock after that gets a fresh device and pipelines made on it.
+    const c = await make(box(64, 48), { backend: 'webgpu', params: { count: 500 } });
+    const bc = backendOf(c) as unknown as WithRenderer;
+    expect(bc.device).not.toBe(da);
+    expect(bc.renderer.pipelines.instanced).not.toBe(ba.renderer.pipelines.instanced);
+    await c.step(1);
+    expect((await c.readState()).count).toBe(500);
   });
 
-  test('a flock with no target does not run its loop until started', async () => {
-    const f = await make(undefined, { backend: 'webgl2', params: { count: 300 } });
-    expect(f.running).toBe(false);
-    const a = await f.readState();
-    await sleep(300);
-    expect((await f.readState()).positions).toEqual(a.positions);
-    f.start();
-    expect(f.running).toBe(true);
-  });
+  test.each(['webgl2', 'webgpu'] as const)(
+    '%s: a flock with no target (its canvas not in the page) does not run its loop until started',
+    async (backend) => {
+      const f = await make(undefined, { backend, params: { count: 300 } });
+      expect(f.canvas.isConnected).toBe(false);
+      expect(f.running).toBe(false);
+      const a = await f.readState();
+      await sleep(300);
+      expect((await f.readState()).positions).toEqual(a.positions);
+      f.start();
+      expect(f.running).toBe(true);
+    },
+  );
+
+  test.each(['webgpu', 'webgl2'] as const)(
+    '%s: while the flock starts (pipelines compiling), its canvas already shows the view background',
+    async (backend) => {
+      const div = box(80, 60);
+      const made = make(div, {
+        backend,
+        params: { count: 301 },
+        view: { background: '#ff8800' },
+        autoStart: false,
+      });
+      // createFlock has put its canvas in the container before its first await.
+      const canvas = div.querySelector('canvas')!;
+      expect(canvas).not.toBeNull();
+      expect(getComputedStyle(canvas).backgroundColor).toBe('rgb(255, 136, 0)');
+      const f = await made;
+      expect(f.canvas).toBe(canvas);
+      await frame();
+      expect(Array.from(pixels(f.canvas).subarray(0, 4))).toEqual([255, 136, 0, 255]);
+    },
+  );
 
   test.each(['webgl2', 'webgpu', 'cpu'] as const)(
     '%s: before the loop runs, the canvas shows the background colour, not garbage',
