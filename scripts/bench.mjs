@@ -21,9 +21,9 @@
 //     median (interquartile range) of each round's ratio to plain. 'all': every behaviour on
 //     (src/bench/scene.ts allBehaviours); 'terms': also each term alone, the first model, and
 //     the default flock with the off terms' code cut out of the steer shaders
-//     (src/bench/shader-variants.ts)
+//     (src/bench/shader-variants.ts); or a list of variants, e.g. removed,removed-species,removed-forces
 //   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
-import { mkdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -105,6 +105,50 @@ async function waitForSweep(page) {
   }
 }
 
+/**
+ * The pid of the GPU process of the Chromium whose browser process runs with `profile` as its
+ * user data dir (Linux /proc; null elsewhere or when not found).
+ */
+function gpuProcessPid(profile) {
+  const cmd = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    if (!cmd(pid).includes('--type=gpu-process')) continue;
+    let ppid = '';
+    try {
+      ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1];
+    } catch {
+      continue;
+    }
+    if (cmd(ppid).includes(profile) || cmd(pid).includes(profile)) return pid;
+  }
+  return null;
+}
+
+/** CPU time of every thread of process `pid` so far, ms (/proc/PID/task/TID/schedstat, ns). */
+function processCpuMs(pid) {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return ns / 1e6;
+}
+
 const t0 = Date.now();
 const server = await createServer({
   logLevel: 'error',
@@ -121,6 +165,19 @@ const ctx = await chromium.launchPersistentContext(profile, {
 let result;
 try {
   const page = await ctx.newPage();
+  // The cost rows also time the CPU that Chromium's GPU process spends (with a software GPU
+  // that is where the simulation runs): on a machine shared with other work, CPU time is a far
+  // steadier measure than wall time. The page calls this around each batch when it exists.
+  let gpuPid = null;
+  await page.exposeFunction('benchGpuProcessCpuMs', () => {
+    try {
+      gpuPid ??= gpuProcessPid(profile);
+      return gpuPid ? processCpuMs(gpuPid) : null;
+    } catch {
+      gpuPid = null;
+      return null;
+    }
+  });
   page.setDefaultTimeout(0);
   page.on('console', (m) => m.type() === 'error' && console.error('[page]', m.text()));
   page.on('pageerror', (e) => console.error('[page]', e.message));
@@ -178,7 +235,8 @@ lines.push(
   '"x brute": brute step / this row\'s, same backend and N; "vs webgl2": this row\'s / webgl2\'s, same search; ' +
     '"N->4N": this row\'s / its own at N/4; "!": over the budget; "vs plain (IQR)": cost rows, ' +
     "this row's batch / the plain default flock's of the same round, median (interquartile range) " +
-    'over the rounds; "steer vs plain": the same for the steer pass',
+    'over the rounds; "steer vs plain": the same for the steer pass; "gpu-proc cpu ms": CPU time of ' +
+    'Chromium\'s GPU process per step (where a software GPU runs), "cpu vs plain" its ratio',
 );
 console.log(lines.join('\n'));
 mkdirSync(dirname(a.out), { recursive: true });

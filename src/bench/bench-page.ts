@@ -6,7 +6,8 @@
  * Query: backends=webgpu,webgl2,webgl2-tf,cpu  modes=grid,brute  sorts=counting,bitonic
  *        counts=4096,16384 (or minN= maxN=)  bruteMax=16384  samples=7  batch=auto|4
  *        budget=2000 (ms per step)  frames=5 (0: no drawing)  seed=1  dims=3  auto=1
- *        behaviours=none|all|terms (cost rows on webgpu counting and webgl2 grid, if chosen)
+ *        behaviours=none|all|terms|variant,variant (cost rows on webgpu counting and webgl2
+ *        grid, if chosen; variants: ALL_VARIANTS of measure.ts)
  *        behaviourCounts=16384,65536  rounds=9
  * Hash `#side` sets up the side-by-side view on load.
  */
@@ -17,6 +18,7 @@ import { BenchCharts, DivergenceChart } from './charts';
 import { collectDeviceReport, deviceOf, reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
+  ALL_VARIANTS,
   COST_BASES,
   COST_COUNTS,
   STEADY_MAX_COUNT,
@@ -27,6 +29,7 @@ import {
   runCosts,
   runSweep,
   type AnyRow,
+  type BehaviourVariant,
   type BenchFamily,
 } from './measure';
 import {
@@ -117,7 +120,12 @@ function settingsFromQuery(): BenchSettings {
     budgetMs: num('budget', 2000),
     dimensions: num('dims', 3) === 2 ? 2 : 3,
     seed: num('seed', 1),
-    behaviours: b === 'all' || b === 'terms' ? b : 'none',
+    behaviours:
+      b === 'all' || b === 'terms'
+        ? b
+        : b && list('behaviours').every((v) => (ALL_VARIANTS as readonly string[]).includes(v))
+          ? (list('behaviours') as BehaviourVariant[])
+          : 'none',
     behaviourCounts,
     rounds: Math.max(3, Math.round(num('rounds', 9))),
   };
@@ -175,7 +183,7 @@ function buildControls(s: BenchSettings): void {
   $<HTMLInputElement>('frames').value = String(s.frames);
   $<HTMLInputElement>('seed').value = String(s.seed);
   $<HTMLSelectElement>('dims').value = String(s.dimensions);
-  $<HTMLSelectElement>('behaviours').value = s.behaviours;
+  $<HTMLSelectElement>('behaviours').value = Array.isArray(s.behaviours) ? 'terms' : s.behaviours;
   for (const id of ['side-left', 'side-right'])
     for (const b of BACKEND_LADDER) option($<HTMLSelectElement>(id), b);
   $<HTMLSelectElement>('side-left').value = 'webgl2';
@@ -213,7 +221,10 @@ function settingsFromControls(prev: BenchSettings): BenchSettings {
     budgetMs: pos('budget', 2000) || 2000,
     dimensions: $<HTMLSelectElement>('dims').value === '2' ? 2 : 3,
     seed: Math.round(pos('seed', 1)) >>> 0,
-    behaviours: $<HTMLSelectElement>('behaviours').value as BenchSettings['behaviours'],
+    behaviours:
+      Array.isArray(prev.behaviours) && $<HTMLSelectElement>('behaviours').value === 'terms'
+        ? prev.behaviours
+        : ($<HTMLSelectElement>('behaviours').value as 'none' | 'all' | 'terms'),
     behaviourCounts: prev.behaviourCounts,
     rounds: prev.rounds,
   };
@@ -393,7 +404,11 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
         const bases = COST_BASES.filter((f) => s.families.includes(caseLabel(f)));
         await runCosts(
           bases,
-          s.behaviours === 'all' ? ['all'] : TERM_VARIANTS,
+          s.behaviours === 'all'
+            ? ['all']
+            : s.behaviours === 'terms'
+              ? TERM_VARIANTS
+              : s.behaviours,
           s.behaviourCounts,
           s.rounds,
           {

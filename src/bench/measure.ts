@@ -56,7 +56,19 @@ export const TERM_NAMES = [
   'turbulence',
 ] as const;
 export type TermName = (typeof TERM_NAMES)[number];
-export type BehaviourVariant = 'plain' | 'all' | TermName | 'first' | 'removed';
+export type BehaviourVariant =
+  'plain' | 'all' | TermName | 'first' | 'removed' | 'removed-species' | 'removed-forces';
+
+/** Every variant name, in table order. */
+export const ALL_VARIANTS: readonly BehaviourVariant[] = [
+  'plain',
+  'all',
+  ...TERM_NAMES,
+  'first',
+  'removed',
+  'removed-species',
+  'removed-forces',
+];
 
 /** The cost rows `behaviours=terms` measures, in table order (after 'plain'). */
 export const TERM_VARIANTS: readonly BehaviourVariant[] = [
@@ -86,6 +98,8 @@ const VARIANT_LABELS: Record<BehaviourVariant, string> = {
   turbulence: '+ turbulence',
   first: 'first model',
   removed: 'off-term code removed',
+  'removed-species': 'species test removed',
+  'removed-forces': 'off forces/flow code removed',
 };
 
 /**
@@ -97,6 +111,8 @@ export function variantParams(v: BehaviourVariant, h: number, d: 2 | 3): Partial
   switch (v) {
     case 'plain':
     case 'removed':
+    case 'removed-species':
+    case 'removed-forces':
       return {};
     case 'all':
       return all;
@@ -164,6 +180,12 @@ export interface BenchRow extends BenchCase {
    * the table shows their median and range.
    */
   vsPlain?: number[];
+  /**
+   * Cost rows under the CLI: median CPU ms per step of the browser's GPU process (where a
+   * software GPU runs the simulation), and per round its ratio to the plain flock's.
+   */
+  cpuMs?: number;
+  cpuVsPlain?: number[];
   /** Cost rows, where the backend times passes: per round, the steer pass's time / plain's. */
   steerVsPlain?: number[];
   /** Label such as "webgpu counting", "webgl2 grid", "webgl2 brute". */
@@ -588,6 +610,7 @@ export async function runCosts(
             : Math.max(1, Math.floor(o.batch));
         const n = probe > o.budgetMs ? 1 : Math.max(3, rounds);
         const ms = open.map(() => [] as number[]);
+        const cpu = open.map(() => [] as (number | null)[]);
         const steer = open.map(() => [] as (number | null)[]);
         const seen = open.map(() => [] as PassTimes[]);
         for (let r = 0; r < n; r++) {
@@ -598,11 +621,14 @@ export async function runCosts(
           );
           for (const k of order) {
             const f = open[k]!.flock;
+            const c0 = await gpuProcessCpuMs();
             const t = await timed(async () => {
               await f.step(batch);
               await f.finish();
             });
+            const c1 = await gpuProcessCpuMs();
             ms[k]!.push(t / batch);
+            cpu[k]!.push(c0 !== null && c1 !== null ? (c1 - c0) / batch : null);
             const passes = f.timings().passes;
             seen[k]!.push(passes);
             steer[k]!.push(passes.steer);
@@ -627,6 +653,7 @@ export async function runCosts(
           const params = flock.params;
           const d = c.dimensions ?? 3;
           const sv = ratios(steer[k]!, steer[0]!);
+          const cpuSamples = cpu[k]!.filter((x): x is number => x !== null);
           onRow({
             ...c,
             dimensions: d,
@@ -652,6 +679,9 @@ export async function runCosts(
             device: flock.deviceInfo,
             vsPlain: ratios(samples, ms[0]!),
             ...(sv.length ? { steerVsPlain: sv } : {}),
+            ...(cpuSamples.length
+              ? { cpuMs: median(cpuSamples), cpuVsPlain: ratios(cpu[k]!, cpu[0]!) }
+              : {}),
           });
         });
         if (probe > o.budgetMs || median(ms[0]!) > o.budgetMs)
@@ -664,8 +694,24 @@ export async function runCosts(
 }
 
 /**
+ * CPU time so far of the browser's GPU process, ms, where the page's driver provides it (the CLI,
+ * scripts/bench.mjs, exposes window.benchGpuProcessCpuMs from /proc); null elsewhere.
+ */
+async function gpuProcessCpuMs(): Promise<number | null> {
+  const f = (globalThis as { benchGpuProcessCpuMs?: () => Promise<number | null> })
+    .benchGpuProcessCpuMs;
+  if (!f) return null;
+  try {
+    const v = await f();
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * A flock of case `c` on a fresh canvas in `container`, stepped once (compilation, first-use
- * allocations); for 'removed' compiled from the off-terms-removed shaders.
+ * allocations); for the 'removed' variants compiled from the cut shaders (shader-variants.ts).
  */
 async function startCase(c: BenchCase, container: HTMLElement): Promise<Flock> {
   const make = async () => {
@@ -683,5 +729,14 @@ async function startCase(c: BenchCase, container: HTMLElement): Promise<Flock> {
     }
     return f;
   };
-  return c.behaviours === 'removed' ? withOffTermsRemoved(make) : make();
+  switch (c.behaviours) {
+    case 'removed':
+      return withOffTermsRemoved(make, 'all');
+    case 'removed-species':
+      return withOffTermsRemoved(make, 'species');
+    case 'removed-forces':
+      return withOffTermsRemoved(make, 'forces');
+    default:
+      return make();
+  }
 }

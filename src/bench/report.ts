@@ -11,11 +11,12 @@ import { reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
   PASS_KEYS,
-  TERM_VARIANTS,
+  ALL_VARIANTS,
   caseLabel,
   isMeasured,
   quantile,
   type AnyRow,
+  type BehaviourVariant,
   type BenchRow,
 } from './measure';
 
@@ -37,9 +38,10 @@ export interface BenchSettings {
   seed: number;
   /**
    * Cost rows (runCosts) on webgpu counting and webgl2 grid: 'none', 'all' (every behaviour on
-   * vs plain) or 'terms' (also each term alone, the first model and the off-term code removed).
+   * vs plain), 'terms' (also each term alone, the first model and the off-term code removed) or
+   * a list of variant names.
    */
-  behaviours: 'none' | 'all' | 'terms';
+  behaviours: 'none' | 'all' | 'terms' | BehaviourVariant[];
   /** N of the cost rows. */
   behaviourCounts: number[];
   /** Rounds of the cost rows (each times one batch of plain and of every variant). */
@@ -76,7 +78,7 @@ export function ratiosFor(rows: readonly AnyRow[]): Map<AnyRow, Ratios> {
 /** Table order: by N, then the page's family order; cost rows last, by base family then variant. */
 export function sortRows(rows: readonly AnyRow[]): AnyRow[] {
   const order = ALL_FAMILIES.map(caseLabel);
-  const variants = ['plain', ...TERM_VARIANTS];
+  const variants: readonly string[] = ALL_VARIANTS;
   const rank = (r: AnyRow) => {
     if (!r.behaviours) return order.includes(r.label) ? order.indexOf(r.label) : order.length;
     const base = order.indexOf(caseLabel({ backend: r.backend, mode: r.mode, sort: r.sort }));
@@ -141,6 +143,10 @@ export function columnsFor(rows: readonly AnyRow[]): Column[] {
   ];
   if (measured.some((r) => r.vsPlain))
     cols.push({ head: 'vs plain (IQR)', cell: (r) => ratioSpread(r.vsPlain) });
+  if (measured.some((r) => r.cpuVsPlain)) {
+    cols.push({ head: 'gpu-proc cpu ms', cell: (r) => ms(r.cpuMs) });
+    cols.push({ head: 'cpu vs plain', cell: (r) => ratioSpread(r.cpuVsPlain) });
+  }
   if (measured.some((r) => r.steerVsPlain))
     cols.push({ head: 'steer vs plain', cell: (r) => ratioSpread(r.steerVsPlain) });
   cols.push({ head: 'passes', cell: (r) => r.timing });
@@ -269,6 +275,8 @@ const CSV_COLUMNS = [
   'behaviours',
   'vsPlain',
   'steerVsPlain',
+  'cpuMs',
+  'cpuVsPlain',
   'device',
   'skipped',
   'samples',
@@ -331,6 +339,8 @@ export function toCSV(e: BenchExport): string {
         growth: r.ratios?.growth,
         vsPlain: m.vsPlain?.join(' ') ?? '',
         steerVsPlain: m.steerVsPlain?.join(' ') ?? '',
+        cpuMs: m.cpuMs,
+        cpuVsPlain: m.cpuVsPlain?.join(' ') ?? '',
         device: m.device,
         samples: m.samples.join(' '),
       });

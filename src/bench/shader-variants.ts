@@ -53,9 +53,18 @@ export function removeStatement(src: string, sig: string, stmt: string): string 
   return src.slice(0, lineStart) + src.slice(lineEnd);
 }
 
+/**
+ * What a cut takes out: 'all' (every off term), 'species' (only WebGPU's per-neighbour species
+ * test; WebGL2 already compiles it out) or 'forces' (the obstacles, attractor, predators and the
+ * flow, the species test kept).
+ */
+export type OffTermCut = 'all' | 'species' | 'forces';
+
 /** steer.wgsl without the code of the terms that are off in the default flock. */
-export function wgslWithoutOffTerms(src: string): string {
-  let s = replaceBody(src, 'fn isMate(', 'return true;');
+export function wgslWithoutOffTerms(src: string, cut: OffTermCut = 'all'): string {
+  let s = src;
+  if (cut !== 'forces') s = replaceBody(s, 'fn isMate(', 'return true;');
+  if (cut === 'species') return s;
   const pf = 'fn pointForces(';
   s = removeStatement(s, pf, 'for (var k = 0u; k < P.obstacleCount');
   s = removeStatement(s, pf, 'if (P.attractorStrength != 0.0)');
@@ -66,7 +75,8 @@ export function wgslWithoutOffTerms(src: string): string {
 }
 
 /** flock-rules.glsl without the code of the terms that are off in the default flock. */
-export function glslWithoutOffTerms(src: string): string {
+export function glslWithoutOffTerms(src: string, cut: OffTermCut = 'all'): string {
+  if (cut === 'species') return src; // SPECIES is a #define there already
   const pf = 'vec3 pointForces(';
   let s = removeStatement(src, pf, 'for (int k = 0; k < uObstacleCount');
   s = removeStatement(s, pf, 'if (uAttractor.w != 0.0)');
@@ -78,17 +88,23 @@ export function glslWithoutOffTerms(src: string): string {
 
 /**
  * Runs `make` (which creates a flock and steps it once, so every program it steps with is
- * compiled) with steer.wgsl and flock-rules.glsl swapped for their off-terms-removed versions,
- * and restores the originals afterwards, also when `make` throws.
+ * compiled) with steer.wgsl and flock-rules.glsl swapped for their cut versions, and restores
+ * the originals afterwards, also when `make` throws.
  * @throws Error when a shader no longer has the functions or statements the cuts look for
  */
-export async function withOffTermsRemoved<T>(make: () => Promise<T>): Promise<T> {
+export async function withOffTermsRemoved<T>(
+  make: () => Promise<T>,
+  cut: OffTermCut = 'all',
+): Promise<T> {
   const wgsl = WGSL_FILES as Record<string, string>;
   const glsl = GLSL_FILES as Record<string, string>;
   const saved = { wgsl: wgsl['steer.wgsl']!, glsl: glsl['flock-rules.glsl']! };
-  const cut = { wgsl: wgslWithoutOffTerms(saved.wgsl), glsl: glslWithoutOffTerms(saved.glsl) };
-  wgsl['steer.wgsl'] = cut.wgsl;
-  glsl['flock-rules.glsl'] = cut.glsl;
+  const next = {
+    wgsl: wgslWithoutOffTerms(saved.wgsl, cut),
+    glsl: glslWithoutOffTerms(saved.glsl, cut),
+  };
+  wgsl['steer.wgsl'] = next.wgsl;
+  glsl['flock-rules.glsl'] = next.glsl;
   try {
     return await make();
   } finally {

@@ -68,6 +68,19 @@ describe('off-term code removed (bench variant)', () => {
     for (const name of ['uObstacleCount', 'uAttractor.w', 'uPredatorCount', 'uTurbulence'])
       expect(g.replace(/^uniform .*$/gm, '').includes(name), name).toBe(false);
     expect(w).toContain('P.softK');
+    // The partial cuts: only the species test, or everything but it.
+    const src = WGSL_FILES['steer.wgsl']!;
+    const species = wgslWithoutOffTerms(src, 'species');
+    const forces = wgslWithoutOffTerms(src, 'forces');
+    expect(src).toContain('P.species <= 1u');
+    expect([species.includes('P.species <= 1u'), species.includes('P.predatorCount')]).toEqual([
+      false,
+      true,
+    ]);
+    expect([forces.includes('P.species <= 1u'), forces.includes('P.predatorCount')]).toEqual([
+      true,
+      false,
+    ]);
     expect(g).toContain('uSoftK');
     const before = [WGSL_FILES['steer.wgsl'], GLSL_FILES['flock-rules.glsl']];
     await expect(withOffTermsRemoved(() => Promise.reject(new Error('x')))).rejects.toThrow('x');

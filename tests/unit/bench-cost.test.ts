@@ -7,11 +7,12 @@ import {
   caseParams,
   type BehaviourVariant,
   type BenchRow,
+  type TermName,
 } from '../../src/bench/measure';
 import { ratioSpread, sortRows } from '../../src/bench/report';
 import { defaultParams, validateParams } from '../../src/core/params';
 
-const OWN: Record<Exclude<BehaviourVariant, 'plain' | 'removed' | 'all' | 'first'>, string[]> = {
+const OWN: Record<TermName, string[]> = {
   species: ['species'],
   obstacles: ['obstacles'],
   // attractorRadius h/2 and turbulenceScale h/2 are 16 at N = 16,384: the defaults.
@@ -36,7 +37,8 @@ function changed(v: BehaviourVariant, d: 2 | 3): string[] {
 describe('bench cost rows', () => {
   for (const d of [3, 2] as const) {
     test(`${d}D: each term variant switches on only its own parameters; plain is the default`, () => {
-      expect(changed('removed', d)).toEqual([]);
+      for (const v of ['removed', 'removed-species', 'removed-forces'] as const)
+        expect(changed(v, d)).toEqual([]);
       for (const [v, keys] of Object.entries(OWN))
         expect(changed(v as BehaviourVariant, d)).toEqual(keys);
       expect(changed('all', d).sort()).toEqual(Object.values(OWN).flat().sort());
