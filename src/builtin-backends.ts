@@ -1,10 +1,13 @@
 /**
  * The four rungs of the `auto` ladder (DESIGN.md section 3): each probe works by doing, and each
- * backend's code is a dynamic import, loaded the first time that rung is probed or built.
+ * backend's code is a dynamic import, loaded the first time that rung is probed or built (the cpu
+ * rung's probe is tiny and static: the ladder probes every rung, and a GPU page then never loads
+ * the cpu backend).
  * Registered by createFlock on its first call rather than on import, so importing the package has
  * no side effects (bundlers may then drop whatever a page does not use).
  */
 import { registerBackend, SOFTWARE_RENDERER } from './backends';
+import { probeCpuBackend } from './cpu/cpu-probe';
 
 let registered = false;
 
@@ -66,7 +69,7 @@ export function registerBuiltinBackends(): void {
   });
 
   registerBackend('cpu', {
-    probe: async (disable) => (await import('./cpu/cpu-backend')).probeCpuBackend(disable),
+    probe: probeCpuBackend,
     create: async (init) => (await import('./cpu/cpu-backend')).createCpuBackend(init),
   });
 }

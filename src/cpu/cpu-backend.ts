@@ -378,14 +378,4 @@ export async function createCpuBackend(init: BackendInit): Promise<Backend> {
   return new CpuBackend(init, ctx);
 }
 
-/** The cpu rung's probe: it runs wherever a Canvas 2D context can be made. */
-export async function probeCpuBackend(
-  disable: ReadonlySet<string>,
-): Promise<{ ok: boolean; reason?: string; software?: boolean; info?: string }> {
-  if (disable.has('cpu')) return { ok: false, reason: "hidden by disable: ['cpu']" };
-  if (typeof document === 'undefined') return { ok: false, reason: 'no document (Canvas 2D)' };
-  const ok = document.createElement('canvas').getContext('2d') !== null;
-  return ok
-    ? { ok, software: true, info: 'CPU reference step, Canvas 2D' }
-    : { ok, reason: 'Canvas 2D is unavailable' };
-}
+export { probeCpuBackend } from './cpu-probe';
