@@ -36,21 +36,55 @@ const KINDS: Record<string, BindingKind> = {
   w: 'storage',
 };
 
+/** The warp-coherent search of the grid passes (steer.wgsl TILE, TILE_SPAN); tile 0: off. */
+export interface SearchTile {
+  tile: number;
+  span: number;
+}
+
+/** Grid entry points that take the TILE overrides. */
+const TILED: readonly ProgramName[] = ['steerGrid', 'countGrid'];
+/** Entry points that read or write `sorted` (sorted.wgsl's SORTED_BLOCKS). */
+const SORTED: readonly ProgramName[] = [
+  'scatter',
+  'sortedKeys',
+  'reorder',
+  'copyRecords',
+  'steerGrid',
+  'countGrid',
+  'steerBrute',
+  'countBrute',
+];
+
+/** Layout of the `sorted` buffer (sorted.wgsl): Boid records, or position and velocity blocks. */
+export type SortedLayout = 'records' | 'blocks';
+
 /** The specs for the workgroup sizes in use (per-boid passes, scan, bitonic sort). */
-export function programSpecs(wg: {
-  boid: number;
-  scan: number;
-  sort: number;
-}): Record<ProgramName, ComputeSpec> {
+export function programSpecs(
+  wg: {
+    boid: number;
+    scan: number;
+    sort: number;
+  },
+  search: SearchTile = { tile: 0, span: 0 },
+  sorted: SortedLayout = 'records',
+): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
     ProgramName,
     (typeof TABLE)[ProgramName],
   ][]) {
+    const constants: Record<string, number> = {};
+    if (search.tile > 1 && TILED.includes(name)) {
+      constants.TILE = search.tile;
+      constants.TILE_SPAN = search.span;
+    }
+    if (sorted === 'blocks' && SORTED.includes(name)) constants.SORTED_BLOCKS = 1;
     out[name] = {
       file,
       entry: name,
       workgroupSize: wg[size],
+      ...(Object.keys(constants).length ? { constants } : {}),
       groups: groups.map((g) => {
         const bindings: Record<number, BindingKind> = {};
         [...g].forEach((c, i) => {

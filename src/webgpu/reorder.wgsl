@@ -1,13 +1,14 @@
-// Bitonic path: gather the boids into sorted order as Boid records (sorted[s] = state[pairs[s]
-// .index], boid.wgsl) so the neighbour reads of the steer pass are coherent.
+// Bitonic path: gather the boids into sorted order (sorted[s] = state[pairs[s].index], in the
+// layout of sorted.wgsl, velocities guarded) so the neighbour reads of the steer pass are coherent.
 #include "common.wgsl"
+#include "sorted.wgsl"
 
 override WG: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
 @group(0) @binding(1) var<storage, read> pairs: array<vec2u>;
 @group(0) @binding(2) var<storage, read> state: array<vec4f>;
-@group(0) @binding(3) var<storage, read_write> sorted: array<Boid>;
+@group(0) @binding(3) var<storage, read_write> sorted: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn reorder(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -17,7 +18,8 @@ fn reorder(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     return;
   }
   let src = pairs[s].y;
-  sorted[s] = Boid(state[src], state[P.count + src]);
+  sorted[sortedPosAt(s)] = state[src];
+  sorted[sortedVelAt(s)] = guardedVelocity(state[P.count + src]);
 }
 
 // Brute force: the same records in state order (no sort), for the all-pairs steer pass.
@@ -28,5 +30,6 @@ fn copyRecords(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   if (s >= P.count) {
     return;
   }
-  sorted[s] = Boid(state[s], state[P.count + s]);
+  sorted[sortedPosAt(s)] = state[s];
+  sorted[sortedVelAt(s)] = guardedVelocity(state[P.count + s]);
 }

@@ -1,6 +1,8 @@
-// Counting sort, part 3: move each boid (position and velocity) to its sorted slot, scan[key] + rank. The input is
+// Counting sort, part 3: move each boid (position and guarded velocity, sorted.wgsl) to its
+// sorted slot, scan[key] + rank. The input is
 // usually the previous step's sorted output, so reads and writes stay nearly coalesced.
 #include "common.wgsl"
+#include "sorted.wgsl"
 
 override WG: u32 = 64u;
 
@@ -8,7 +10,7 @@ override WG: u32 = 64u;
 @group(0) @binding(1) var<storage, read> state: array<vec4f>;
 @group(0) @binding(2) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(3) var<storage, read> keyRank: array<vec2u>;
-@group(0) @binding(4) var<storage, read_write> sorted: array<Boid>;
+@group(0) @binding(4) var<storage, read_write> sorted: array<vec4f>;
 
 @compute @workgroup_size(WG)
 fn scatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -19,7 +21,8 @@ fn scatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   }
   let kr = keyRank[i];
   let dst = cellStart[kr.x] + kr.y;
-  sorted[dst] = Boid(state[i], state[P.count + i]);
+  sorted[sortedPosAt(dst)] = state[i];
+  sorted[sortedVelAt(dst)] = guardedVelocity(state[P.count + i]);
 }
 
 // Test hook: the cell key of every reordered boid (must come out sorted).
@@ -32,5 +35,5 @@ fn sortedKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (i >= P.count) {
     return;
   }
-  keysOut[i] = cellKey(sorted[i].pos.xyz);
+  keysOut[i] = cellKey(sorted[sortedPosAt(i)].xyz);
 }

@@ -5,7 +5,8 @@
  * Memory (boid.wgsl), 32 bytes per boid in each of two buffers, the boid id as f32 in vel.w:
  * `state`, the current state in the order the last step left it (sorted by cell), as a block of
  * positions then a block of velocities (2 * count vec4f); `sorted`, the steer pass's input in
- * cell order, as Boid { pos, vel } records; `nbr`, |N_i| (FlockState's velocities.w) as one f32
+ * cell order, as Boid { pos, vel } records (or position and velocity blocks: sortedLayout,
+ * sorted.wgsl), velocities guarded; `nbr`, |N_i| (FlockState's velocities.w) as one f32
  * per boid in the order of `state`, written by the steer pass.
  * Simulated time t (SimTime): the steer pass of each step reads its StepParams (predator positions,
  * the flow's phase at t, from src/core/behaviours.ts in float64) from its own 256-byte slot of a
@@ -19,6 +20,8 @@
  * (binary search) -> reorder (gather) -> steer. Brute force: state -> records in the same order
  * (reorder), then steer over all pairs in workgroup-memory tiles.
  * Every pass keeps to 4 storage buffers, so it runs in Dawn's compatibility mode.
+ * The steer pass runs a pipeline specialised for the parameters (terms.ts: the code of terms that
+ * are off compiled out) once it is compiled, the generic one until then.
  */
 import { nextPow2 } from '../core/bitonic';
 import { FlockError } from '../core/errors';
@@ -28,7 +31,8 @@ import { predatorPositions, flowPhase } from '../core/behaviours';
 import { SimTime } from '../core/sim-time';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
-import { programSpecs, type ProgramName } from './programs';
+import { programSpecs, type ProgramName, type SearchTile, type SortedLayout } from './programs';
+import { steerTerms } from './terms';
 import {
   createComputePrograms,
   shaderFiles,
@@ -75,7 +79,29 @@ export interface FlockSimulationOptions {
    * compiled in the background (the renderer's pipelines first, then these).
    */
   warmAfter?: Promise<unknown>;
+  /**
+   * Steer pipelines specialised for the parameters (default true): the code of the terms that
+   * are off compiled out (steer.wgsl TERMS). Compiled in the background when the parameters
+   * change; until then the generic pipeline (same results) runs. `ready()` waits for it.
+   */
+  specialise?: boolean;
+  /**
+   * The grid's warp-coherent search (steer.wgsl TILE): boids per tile (0 or 1: off) and the most
+   * cells along x a tile may span to use it. Default DEFAULT_SEARCH_TILE.
+   */
+  searchTile?: SearchTile;
+  /** Layout of the steer pass's input (sorted.wgsl): default DEFAULT_SORTED_LAYOUT. */
+  sortedLayout?: SortedLayout;
 }
+
+/** The default layout of `sorted` (docs/real-gpu.md). */
+export const DEFAULT_SORTED_LAYOUT: SortedLayout = 'records';
+
+/**
+ * The default search: per boid (tile 0). Tiles of 32 spanning at most 1, 2 or 4 cells were no
+ * faster on an H200 at the steady state (docs/real-gpu.md), so they are an option only.
+ */
+export const DEFAULT_SEARCH_TILE: SearchTile = { tile: 0, span: 0 };
 
 export interface SimulationTimings {
   /** 'gpu': timestamp queries; 'none': the device has no 'timestamp-query'. */
@@ -122,6 +148,8 @@ export interface FlockSimulation {
   readonly time: number;
   /** Submits n fixed steps (no drawing). */
   step(n?: number): void;
+  /** Resolves once the steer pipeline specialised for the current parameters is in use. */
+  ready(): Promise<void>;
   /**
    * Encodes n steps into `encoder` (the caller submits, then calls afterSubmit()). Their per-step
    * uniforms are written into fresh ring slots now: submit an encoder before encoding more than
@@ -219,7 +247,11 @@ export async function createFlockSimulation(
   };
   const programs = await createComputePrograms(
     device,
-    programSpecs(wg),
+    programSpecs(
+      wg,
+      options.searchTile ?? DEFAULT_SEARCH_TILE,
+      options.sortedLayout ?? DEFAULT_SORTED_LAYOUT,
+    ),
     shaderFiles(options.shaderFiles),
     {
       pipelines: options.pipelines ?? 'eager',
@@ -277,6 +309,14 @@ class Simulation implements FlockSimulation {
   private scanLevels: ScanLevel[] = [];
   private groups = new Map<string, GPUBindGroup>();
   private layoutKey = '';
+  private readonly specialise: boolean;
+  private readonly compileAfter: Promise<unknown>;
+  private readonly files: Readonly<Record<string, string>>;
+  /** Specialised steer programs by entry and TERMS mask: null while compiling or after a failure. */
+  private readonly variants = new Map<
+    string,
+    { program: ComputeProgram | null; done: Promise<void> }
+  >();
 
   constructor(
     readonly device: GPUDevice,
@@ -285,6 +325,10 @@ class Simulation implements FlockSimulation {
     options: FlockSimulationOptions,
   ) {
     this.label = options.label ?? 'flock';
+    this.specialise = options.specialise ?? true;
+    // With pipelines on use, specialised ones wait for what the first frame needs.
+    this.compileAfter = (options.pipelines === 'on-use' && options.warmAfter) || Promise.resolve();
+    this.files = shaderFiles(options.shaderFiles);
     this.limit = bufferLimit(device.limits, options.maxBufferBytes);
     this.maxCount = maxCountFor(device.limits, options.maxBufferBytes);
     this.timer = new PassTimer(device, options.timestamps ?? true, this.label);
@@ -726,12 +770,55 @@ class Simulation implements FlockSimulation {
     return offsets;
   }
 
+  /**
+   * The steer program for the current parameters: the specialised one once compiled (started
+   * here in the background the first time), the generic one until then.
+   */
+  private steerProgram(name: 'steerGrid' | 'steerBrute'): {
+    program: ComputeProgram;
+    done: Promise<void>;
+  } {
+    const generic = this.programs[name];
+    if (!this.specialise) return { program: generic, done: Promise.resolve() };
+    const terms = steerTerms(this._params);
+    const key = `${name}:${terms}`;
+    let v = this.variants.get(key);
+    if (!v) {
+      const spec = {
+        ...generic.spec,
+        constants: { ...generic.spec.constants, TERMS: terms },
+      };
+      const entry: { program: ComputeProgram | null; done: Promise<void> } = {
+        program: null,
+        done: Promise.resolve(),
+      };
+      entry.done = this.compileAfter
+        .catch(() => undefined)
+        .then(() => createComputePrograms(this.device, { [name]: spec }, this.files))
+        .then((made) => {
+          if (!this._disposed) entry.program = made[name]!;
+        })
+        // The generic pipeline computes the same step: keep it when a specialised one fails.
+        .catch(() => undefined);
+      this.variants.set(key, entry);
+      v = entry;
+    }
+    return { program: v.program ?? generic, done: v.done };
+  }
+
+  async ready(): Promise<void> {
+    this.assertLive();
+    const grid = this._params.neighborSearch === 'grid';
+    await this.steerProgram(grid ? 'steerGrid' : 'steerBrute').done;
+  }
+
   encodeSteps(encoder: GPUCommandEncoder, n: number): void {
     this.assertLive();
     const u = this.uniformBuffer;
     const grid = this._params.neighborSearch === 'grid';
     const offsets = this.stepOffsets(n);
     const program = grid ? 'steerGrid' : 'steerBrute';
+    const steer = this.steerProgram(program).program;
     const stepGroup = this.bindGroup(
       program,
       1,
@@ -751,7 +838,7 @@ class Simulation implements FlockSimulation {
             5: this.nbr!,
           })
         : this.bindGroup('steerBrute', 0, { 0: u, 1: this.sorted!, 3: this.state!, 5: this.nbr! });
-      pass.setPipeline(this.programs[program].pipeline);
+      pass.setPipeline(steer.pipeline);
       pass.setBindGroup(0, main);
       pass.setBindGroup(1, stepGroup, [offsets[s]!]);
       this.dispatch(pass, this._count, this.workgroupSizes.boid);
@@ -788,6 +875,8 @@ class Simulation implements FlockSimulation {
     this.ensureLayout();
     this.writeUniforms();
     if (countChanged) this.setRecords(p.count, packRecords(initialState(p)));
+    // Start compiling the specialised steer pipeline of these parameters now.
+    this.steerProgram(p.neighborSearch === 'grid' ? 'steerGrid' : 'steerBrute');
   }
 
   setState(state: FlockState, time = 0): void {
@@ -911,7 +1000,9 @@ class Simulation implements FlockSimulation {
       );
       const rec = new Float32Array(await this.readBuffer(this.sorted!, n * BOID_BYTES));
       const ids = new Uint32Array(n);
-      for (let i = 0; i < n; i++) ids[i] = rec[8 * i + 7]!; // Boid records: vel.w
+      // vel.w of Boid records, or of the velocity block (sorted.wgsl).
+      const blocks = this.programs.scatter.spec.constants?.SORTED_BLOCKS === 1;
+      for (let i = 0; i < n; i++) ids[i] = rec[blocks ? 4 * n + 4 * i + 3 : 8 * i + 7]!;
       return { keys, ids };
     } finally {
       this.drop(out);

@@ -2,20 +2,98 @@
 // the next), with the grid search over the 3^d cells around a boid's cell or all pairs (brute):
 // steering ('reynolds' or 'sum'), soft walls, obstacles, attractor, predators, the speed clamp,
 // the flow, the obstacles' hard constraint and the walls; |N_i| into `outNbr`. The terms are
-// uniform branches (a count or a strength of 0 skips them; SimParams), the per-step values
-// (predators h_k(t), the flow's phase) come from a StepParams slot bound with a dynamic offset.
+// uniform branches (a count or a strength of 0 skips them; SimParams) in the generic pipeline and
+// compiled out where a pipeline is specialised for parameters that turn them off (TERMS below);
+// the per-step values (predators h_k(t), the flow's phase) come from a StepParams slot bound with
+// a dynamic offset. Velocities in `sorted` are already guarded (safeVelocity, sorted.wgsl).
 // The same rules as glsl/flock-rules.glsl and src/core/reference.ts.
 // The grid visits, per (dy, dz), the x-adjacent cells as ONE contiguous range of the sorted
 // records (cells x-1..x+1 are consecutive keys), so 3D reads 9 ranges instead of 27 cells.
 #include "common.wgsl"
 #include "step-params.gen.wgsl"
+#include "sorted.wgsl"
 
 override WG: u32 = 64u;
 // Fixed-size workgroup arrays for the brute-force tiles: WG must be <= MAX_WG.
 const MAX_WG: u32 = 256u;
 
+// Specialisation (docs/real-gpu.md, issue 13): TERMS says which code a pipeline contains. Each
+// switch of the model has two bits, "may be on" and "may be off"; with both set the uniform
+// decides at run time (the generic pipeline: every bit set), with one set the branch is a
+// constant and the driver's compiler removes the other side, so a term that is off costs nothing
+// and its registers do not limit the occupancy of the candidate loop. terms.ts makes the masks.
+override TERMS: u32 = 0xffffffffu;
+const ON_WRAP: u32 = 1u;
+const OFF_WRAP: u32 = 2u;
+const ON_3D: u32 = 4u;
+const OFF_3D: u32 = 8u;
+const ON_REYNOLDS: u32 = 16u;
+const OFF_REYNOLDS: u32 = 32u;
+const ON_SOFT: u32 = 64u;
+const OFF_SOFT: u32 = 128u;
+const ON_SPECIES: u32 = 256u;
+const OFF_SPECIES: u32 = 512u;
+const ON_OBSTACLES: u32 = 1024u;
+const OFF_OBSTACLES: u32 = 2048u;
+const ON_ATTRACTOR: u32 = 4096u;
+const OFF_ATTRACTOR: u32 = 8192u;
+const ON_PREDATORS: u32 = 16384u;
+const OFF_PREDATORS: u32 = 32768u;
+const ON_TURBULENCE: u32 = 65536u;
+const OFF_TURBULENCE: u32 = 131072u;
+
+// A switch: false when its code is compiled out, true when only its "on" code is, else `dyn`.
+fn term(on: u32, off: u32, dyn: bool) -> bool {
+  if ((TERMS & on) == 0u) {
+    return false;
+  }
+  if ((TERMS & off) == 0u) {
+    return true;
+  }
+  return dyn;
+}
+
+fn wrapOn() -> bool {
+  return term(ON_WRAP, OFF_WRAP, P.wrap != 0u);
+}
+fn is3d() -> bool {
+  return term(ON_3D, OFF_3D, P.dimensions == 3u);
+}
+fn reynoldsOn() -> bool {
+  return term(ON_REYNOLDS, OFF_REYNOLDS, P.reynolds != 0u);
+}
+fn softOn() -> bool {
+  return term(ON_SOFT, OFF_SOFT, P.soft != 0u);
+}
+fn speciesOn() -> bool {
+  return term(ON_SPECIES, OFF_SPECIES, P.species > 1u);
+}
+fn obstacleCount() -> u32 {
+  return select(0u, P.obstacleCount, term(ON_OBSTACLES, OFF_OBSTACLES, P.obstacleCount > 0u));
+}
+fn attractorOn() -> bool {
+  return term(ON_ATTRACTOR, OFF_ATTRACTOR, P.attractorStrength != 0.0);
+}
+fn predatorCount() -> u32 {
+  return select(0u, P.predatorCount, term(ON_PREDATORS, OFF_PREDATORS, P.predatorCount > 0u));
+}
+fn turbulenceOn() -> bool {
+  return term(ON_TURBULENCE, OFF_TURBULENCE, P.turbulence != 0.0);
+}
+
+// Warp-coherent search (TILE > 1): the boids of one tile of TILE consecutive sorted boids (a
+// warp on NVIDIA with TILE = 32) that all lie in one row of cells, spanning at most TILE_SPAN
+// cells along x, all visit the union of their 3^d blocks, rows x0-1 .. x1+1: every lane of the
+// tile then runs the same loop over the same records (one broadcast load per candidate, no
+// divergence) at the price of testing candidates of up to TILE_SPAN more cells per row. The
+// extra candidates lie >= one cell (>= r) away along x and fail the distance test, which is
+// brute force's, so the neighbour sets (and the order of their sums) stay those of the 3^d search.
+// Off by default (TILE = 0): on an H200 it was no faster than the per-boid search (docs/real-gpu.md).
+override TILE: u32 = 0u;
+override TILE_SPAN: u32 = 2u;
+
 @group(0) @binding(0) var<uniform> P: SimParams;
-@group(0) @binding(1) var<storage, read> sorted: array<Boid>;
+@group(0) @binding(1) var<storage, read> sorted: array<vec4f>;
 @group(0) @binding(2) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(3) var<storage, read_write> outState: array<vec4f>;
 // Test hook output: |N_i| per boid id.
@@ -25,6 +103,10 @@ const MAX_WG: u32 = 256u;
 @group(1) @binding(0) var<uniform> S: StepParams;
 
 const EPS = 1e-3;
+
+fn sortedBoid(j: u32) -> Boid {
+  return Boid(sorted[sortedPosAt(j)], sorted[sortedVelAt(j)]);
+}
 
 struct Accum {
   sep: vec3f,     // - sum over S_i of d / |d|^2 (closer than min(rs, r), any species)
@@ -37,14 +119,14 @@ struct Accum {
 // Minimum image along the active axes: off - size * round(off / size), round = floor(x + 0.5).
 fn minimumImage(d: vec3f) -> vec3f {
   var o = d - P.boxSize * floor(d / P.boxSize + vec3f(0.5));
-  if (P.dimensions == 2u) {
+  if (!is3d()) {
     o.z = d.z;
   }
   return o;
 }
 
 fn offsetTo(p: vec3f, q: vec3f) -> vec3f {
-  if (P.wrap != 0u) {
+  if (wrapOn()) {
     return minimumImage(q - p);
   }
   return q - p;
@@ -54,23 +136,13 @@ fn offsetTo(p: vec3f, q: vec3f) -> vec3f {
 // z = 0 in 2D.
 fn modelOffset(d: vec3f) -> vec3f {
   var o = d;
-  if (P.wrap != 0u) {
+  if (wrapOn()) {
     o = minimumImage(d);
   }
-  if (P.dimensions == 2u) {
+  if (!is3d()) {
     o.z = 0.0;
   }
   return o;
-}
-
-// Velocity components longer than this are scaled down (direction kept) so that sums over many
-// neighbours stay finite for any finite state; after one step every speed is <= maxSpeed.
-// The same guard as glsl/flock-rules.glsl.
-const VEL_LIMIT = 1e18;
-
-fn safeVelocity(v: vec3f) -> vec3f {
-  let m = max(max(abs(v.x), abs(v.y)), abs(v.z));
-  return select(v, v * (VEL_LIMIT / m), m > VEL_LIMIT);
 }
 
 // |x| without overflow or underflow of the squares for very large or very small components.
@@ -94,13 +166,14 @@ fn unitOr(e: vec3f, q: f32) -> vec3f {
 }
 
 // A neighbour at offset d (|d|^2 = d2) with velocity v; `mate`: of the boid's own species.
+// v is already guarded (safeVelocity, applied where `sorted` is written: sorted.wgsl).
 fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f, mate: bool) {
   (*acc).n += 1u;
   if (d2 < P.rs2) {
-    (*acc).sep -= d / d2;
+    (*acc).sep -= d * (1.0 / d2);
   }
   if (mate) {
-    (*acc).velSum += safeVelocity(v);
+    (*acc).velSum += v;
     (*acc).offSum += d;
     (*acc).m += 1u;
   }
@@ -108,18 +181,20 @@ fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f, mate: boo
 
 // Whether a neighbour of species sj is a flockmate of a boid of species si (always, with one species).
 fn isMate(si: f32, sj: f32) -> bool {
-  return P.species <= 1u || si == sj;
+  return !speciesOn() || si == sj;
 }
 
-fn visitRange(acc: ptr<function, Accum>, i: u32, p: vec4f, first: u32, last: u32) {
+fn visitRange(acc: ptr<function, Accum>, p: vec4f, first: u32, last: u32) {
   // Sorted boids [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
+  // The boid itself has d = 0 (also under wrap), so d2 > eps2 excludes it (j != i).
+  // Only the position is read for the distance test; the velocity only for a neighbour.
   let end = cellStart[last + 1u];
   for (var j = cellStart[first]; j < end; j++) {
-    let o = sorted[j];
-    let d = offsetTo(p.xyz, o.pos.xyz);
+    let q = sorted[sortedPosAt(j)];
+    let d = offsetTo(p.xyz, q.xyz);
     let d2 = dot(d, d);
-    if (j != i && d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, o.vel.xyz, isMate(p.w, o.pos.w));
+    if (d2 > P.eps2 && d2 < P.r2) {
+      addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(p.w, q.w));
     }
   }
 }
@@ -129,10 +204,23 @@ fn gatherGrid(i: u32, p: vec4f) -> Accum {
   var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
   let c = vec3i(cellOf(p.xyz));
   let dims = vec3i(P.dims);
-  let wrap = P.wrap != 0u;
+  let wrap = wrapOn();
   var zr = 0;
-  if (P.dimensions == 3u) {
+  if (is3d()) {
     zr = 1;
+  }
+  // The x extent of the cells whose 3^d blocks are searched: the boid's own, or its tile's.
+  var xlo = c.x;
+  var xhi = c.x;
+  if (TILE > 1u && !wrap) {
+    let t0 = i - i % max(TILE, 1u);
+    let a = vec3i(cellOf(sorted[sortedPosAt(t0)].xyz));
+    let b = vec3i(cellOf(sorted[sortedPosAt(min(t0 + TILE - 1u, P.count - 1u))].xyz));
+    // Keys are sorted: a and b in one row puts every boid of the tile in it, between them.
+    if (a.y == b.y && a.z == b.z && u32(b.x - a.x) <= TILE_SPAN) {
+      xlo = a.x;
+      xhi = b.x;
+    }
   }
   for (var dz = -zr; dz <= zr; dz++) {
     for (var dy = -1; dy <= 1; dy++) {
@@ -146,28 +234,22 @@ fn gatherGrid(i: u32, p: vec4f) -> Accum {
       }
       let row = u32(dims.x * (y + dims.y * z));
       if (!wrap) {
-        let x0 = max(c.x - 1, 0);
-        let x1 = min(c.x + 1, dims.x - 1);
-        visitRange(&acc, i, p, row + u32(x0), row + u32(x1));
+        let x0 = max(xlo - 1, 0);
+        let x1 = min(xhi + 1, dims.x - 1);
+        visitRange(&acc, p, row + u32(x0), row + u32(x1));
       } else if (c.x == 0) {
         // Under wrap every axis has >= 3 cells, so these ranges never overlap.
-        visitRange(&acc, i, p, row, row + 1u);
-        visitRange(&acc, i, p, row + u32(dims.x - 1), row + u32(dims.x - 1));
+        visitRange(&acc, p, row, row + 1u);
+        visitRange(&acc, p, row + u32(dims.x - 1), row + u32(dims.x - 1));
       } else if (c.x == dims.x - 1) {
-        visitRange(&acc, i, p, row + u32(c.x - 1), row + u32(c.x));
-        visitRange(&acc, i, p, row, row);
+        visitRange(&acc, p, row + u32(c.x - 1), row + u32(c.x));
+        visitRange(&acc, p, row, row);
       } else {
-        visitRange(&acc, i, p, row + u32(c.x - 1), row + u32(c.x + 1));
+        visitRange(&acc, p, row + u32(c.x - 1), row + u32(c.x + 1));
       }
     }
   }
   return acc;
-}
-
-fn floorModBox(x: f32, size: f32) -> f32 {
-  let m = x - size * floor(x / size);
-  // Rounding can land on size (or a hair below 0): both are the box's lower wall on the torus.
-  return select(m, 0.0, m >= size || m < 0.0);
 }
 
 // Reynolds' steer toward a desired velocity along u: limit(maxSpeed u/|u| - v, maxSteerForce),
@@ -187,7 +269,7 @@ fn steerToward(u: vec3f, v: vec3f) -> vec3f {
 }
 
 fn steering(v: vec3f, acc: Accum) -> vec3f {
-  if (P.reynolds != 0u) {
+  if (reynoldsOn()) {
     return P.separationWeight * steerToward(acc.sep, v) +
       P.alignmentWeight * steerToward(acc.velSum, v) + P.cohesionWeight * steerToward(acc.offSum, v);
   }
@@ -206,17 +288,16 @@ fn steering(v: vec3f, acc: Accum) -> vec3f {
 // Soft walls, obstacles' avoidance, the attractor and predators at position p.
 fn pointForces(p: vec3f) -> vec3f {
   var a = vec3f(0.0);
-  if (P.soft != 0u) {
-    for (var k = 0u; k < P.dimensions; k++) {
-      if (p[k] < P.softLo[k]) {
-        a[k] += P.softK * (P.softLo[k] - p[k]);
-      }
-      if (p[k] > P.softHi[k]) {
-        a[k] -= P.softK * (p[k] - P.softHi[k]);
-      }
+  if (softOn()) {
+    // Per axis K (lo - p) below lo, -K (p - hi) above hi (z only in 3D), as vectors: a loop
+    // over the axes would index vectors dynamically, which puts them in local memory.
+    a = P.softK * max(P.softLo - p, vec3f(0.0)) - P.softK * max(p - P.softHi, vec3f(0.0));
+    if (!is3d()) {
+      a.z = 0.0;
     }
   }
-  for (var k = 0u; k < P.obstacleCount; k++) {
+  let obstacles = obstacleCount();
+  for (var k = 0u; k < obstacles; k++) {
     let o = P.obstacles[k];
     let e = modelOffset(p - o.xyz);
     let q = safeLength(e);
@@ -225,14 +306,15 @@ fn pointForces(p: vec3f) -> vec3f {
       a += (P.obstacleForce * (reach - q) / P.obstacleMargin) * unitOr(e, q);
     }
   }
-  if (P.attractorStrength != 0.0) {
+  if (attractorOn()) {
     let e = modelOffset(P.attractor - p);
     let q = safeLength(e);
     if (q > EPS && q < P.attractorRadius) {
       a += (P.attractorStrength * (1.0 - q / P.attractorRadius) / q) * e;
     }
   }
-  for (var k = 0u; k < P.predatorCount; k++) {
+  let predators = predatorCount();
+  for (var k = 0u; k < predators; k++) {
     let e = modelOffset(p - S.predators[k].xyz);
     let q = safeLength(e);
     if (q > EPS && q < P.predatorRadius) {
@@ -245,16 +327,16 @@ fn pointForces(p: vec3f) -> vec3f {
 // The air's flow w(p, t): wind + turbulence * u(k p + phi) (ABC flow in 3D, (cos y, sin x) in 2D).
 fn flowAt(p: vec3f) -> vec3f {
   var w = P.wind;
-  if (P.turbulence != 0.0) {
+  if (turbulenceOn()) {
     let x = P.turbulenceK * p + vec3f(S.flowPhase);
-    if (P.dimensions == 3u) {
+    if (is3d()) {
       w += (0.5 * P.turbulence) *
         vec3f(sin(x.z) + cos(x.y), sin(x.x) + cos(x.z), sin(x.y) + cos(x.x));
     } else {
       w += P.turbulence * vec3f(cos(x.y), sin(x.x), 0.0);
     }
   }
-  if (P.dimensions == 2u) {
+  if (!is3d()) {
     w.z = 0.0;
   }
   return w;
@@ -263,7 +345,7 @@ fn flowAt(p: vec3f) -> vec3f {
 fn integrate(b: Boid, acc: Accum) -> Boid {
   let v = safeVelocity(b.vel.xyz);
   var a = steering(v, acc) + pointForces(b.pos.xyz);
-  if (P.dimensions == 2u) {
+  if (!is3d()) {
     a.z = 0.0;
   }
   var nv = v + a * P.dt;
@@ -280,7 +362,8 @@ fn integrate(b: Boid, acc: Accum) -> Boid {
   var np = b.pos.xyz + (nv + flowAt(b.pos.xyz)) * P.dt;
   // Obstacles' hard constraint, in order: back onto the surface (relative to np: under wrap the
   // nearest image), no inward velocity.
-  for (var k = 0u; k < P.obstacleCount; k++) {
+  let obstacles = obstacleCount();
+  for (var k = 0u; k < obstacles; k++) {
     let o = P.obstacles[k];
     let e = modelOffset(np - o.xyz);
     let q = safeLength(e);
@@ -293,24 +376,21 @@ fn integrate(b: Boid, acc: Accum) -> Boid {
       }
     }
   }
+  // The walls per axis, as vectors (see pointForces): wrap onto the torus, or reflect and clamp.
   let lo = P.boundsMin;
   let hi = P.boundsMax;
-  let axes = P.dimensions;
-  for (var ax = 0u; ax < axes; ax++) {
-    if (P.wrap != 0u) {
-      np[ax] = lo[ax] + floorModBox(np[ax] - lo[ax], P.boxSize[ax]);
-    } else {
-      if (np[ax] < lo[ax]) {
-        np[ax] = 2.0 * lo[ax] - np[ax];
-        nv[ax] = abs(nv[ax]);
-      } else if (np[ax] > hi[ax]) {
-        np[ax] = 2.0 * hi[ax] - np[ax];
-        nv[ax] = -abs(nv[ax]);
-      }
-      np[ax] = min(hi[ax], max(lo[ax], np[ax]));
-    }
+  if (wrapOn()) {
+    let m = np - lo - P.boxSize * floor((np - lo) / P.boxSize);
+    // Rounding can land on size (or a hair below 0): both are the box's lower wall on the torus.
+    np = lo + select(m, vec3f(0.0), (m >= P.boxSize) | (m < vec3f(0.0)));
+  } else {
+    let below = np < lo;
+    let above = (np > hi) & !below;
+    np = select(select(np, 2.0 * hi - np, above), 2.0 * lo - np, below);
+    nv = select(select(nv, -abs(nv), above), abs(nv), below);
+    np = min(hi, max(lo, np));
   }
-  if (axes == 2u) {
+  if (!is3d()) {
     np.z = 0.0;
     nv.z = 0.0;
   }
@@ -324,7 +404,7 @@ fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
-  let b = sorted[i];
+  let b = sortedBoid(i);
   let acc = gatherGrid(i, b.pos);
   let next = integrate(b, acc);
   outState[i] = next.pos;
@@ -339,7 +419,7 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
-  let b = sorted[i];
+  let b = sortedBoid(i);
   outCounts[u32(b.vel.w)] = gatherGrid(i, b.pos).n;
 }
 
@@ -355,7 +435,7 @@ fn gatherBrute(i: u32, lid: u32, p: vec4f) -> Accum {
   for (var base = 0u; base < n; base += WG) {
     let j = base + lid;
     if (j < n) {
-      let o = sorted[j];
+      let o = sortedBoid(j);
       tilePos[lid] = o.pos;
       tileVel[lid] = o.vel;
     }
@@ -378,7 +458,7 @@ fn gatherBrute(i: u32, lid: u32, p: vec4f) -> Accum {
 fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
-  let b = sorted[min(i, P.count - 1u)];
+  let b = sortedBoid(min(i, P.count - 1u));
   let acc = gatherBrute(i, lid, b.pos);
   if (i < P.count) {
     let next = integrate(b, acc);
@@ -392,7 +472,7 @@ fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 fn countBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
-  let b = sorted[min(i, P.count - 1u)];
+  let b = sortedBoid(min(i, P.count - 1u));
   let acc = gatherBrute(i, lid, b.pos);
   if (i < P.count) {
     outCounts[u32(b.vel.w)] = acc.n;

@@ -17,8 +17,11 @@ import {
 } from '../../src/webgpu/simulation';
 import { allFinite, checkCounts, checkTolerance, parityParams } from '../support/compare';
 
-/** Simulation options the checks pass through (the workgroup size). */
-export type SimVariant = Pick<FlockSimulationOptions, 'workgroupSize'>;
+/** Simulation options the checks pass through (workgroup size, specialisation, search tile). */
+export type SimVariant = Pick<
+  FlockSimulationOptions,
+  'workgroupSize' | 'specialise' | 'searchTile' | 'sortedLayout'
+>;
 
 async function withSim<T>(
   device: GPUDevice,
@@ -28,6 +31,8 @@ async function withSim<T>(
   variant: SimVariant = {},
 ): Promise<T> {
   const sim = await createFlockSimulation({ device, params, initialState: state, ...variant });
+  // The specialised steer pipeline, where asked for, runs every step of a check.
+  await sim.ready();
   try {
     return await body(sim);
   } finally {

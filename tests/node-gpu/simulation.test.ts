@@ -106,6 +106,33 @@ describe('WebGPU simulation under Dawn', () => {
     },
   );
 
+  gpuTest(
+    'warp-coherent search (tiles of 8 and 32, any span, off), generic pipelines, sorted as blocks: same counts and steps',
+    async (device) => {
+      // Dense (about 40 neighbours): tiles of sorted boids mostly lie in one row of cells.
+      const dense = parityParams({ count: 3001, boundsMin: [-6, -6, -6], boundsMax: [6, 6, 6] });
+      const variants = [
+        {},
+        { searchTile: { tile: 8, span: 2 } },
+        { searchTile: { tile: 32, span: 1000 } },
+        { specialise: false },
+        { sortedLayout: 'blocks' as const },
+        { sortedLayout: 'blocks' as const, specialise: false, searchTile: { tile: 0, span: 0 } },
+      ];
+      for (const variant of variants) {
+        const mean = await expectNeighborCounts(device, dense, variant);
+        expect(mean).toBeGreaterThan(20);
+        await expectNeighborCounts(device, parityParams({ dimensions: 2, count: 2000 }), variant);
+        await expectParity(device, dense, 10, variant);
+        await expectParity(device, parityParams({ boundary: 'soft', species: 3 }), 10, variant);
+      }
+      // Brute force and the bitonic path read and write `sorted` too.
+      const blocks = { sortedLayout: 'blocks' as const };
+      await expectParity(device, parityParams({ neighborSearch: 'brute', count: 1500 }), 1, blocks);
+      await expectParity(device, parityParams({ sort: 'bitonic', boundary: 'wrap' }), 10, blocks);
+    },
+  );
+
   gpuTest('grid neighbour counts in 2D', async (device) => {
     await expectNeighborCounts(
       device,
