@@ -12,32 +12,75 @@ import { boidSizeFor, defaultCamera, viewProjection } from '../src/core/render-m
 import { BufferUsage } from '../src/webgpu/constants';
 import { createBoidRenderer, type BoidRenderer, type DrawMode } from '../src/webgpu/renderer';
 import { createFlockSimulation, type FlockSimulation } from '../src/webgpu/simulation';
+import type { SearchTile, SortedLayout } from '../src/webgpu/programs';
+import { FIRST_MODEL } from '../src/bench/scene';
 
 export type Scene = 'sparse' | 'dense';
 /** Box side of the dense scene: the sparse side / DENSE_FACTOR (about 20 neighbours a boid). */
 export const DENSE_FACTOR = 2.15;
+/** Steps per batch of the fresh rows (the state is restored before each batch), and batches. */
+export const FRESH_STEPS = 8;
+const FRESH_BATCHES = 6;
 export const FRAME_WIDTH = 1920;
 export const FRAME_HEIGHT = 1080;
 
 /**
- * A variant by name: grid[@WG][/probe]. @WG: workgroup size of the per-boid passes; /probe: the
- * steer pass without its candidate loop (diagnostics: how much of the pass the loop is).
+ * A variant by name: (grid|base)[@WG][+gen][+tTILEsSPAN][/probe]. grid: today's steer.wgsl with
+ * the simulation's defaults (specialised pipelines, DEFAULT_SEARCH_TILE); base: the steer.wgsl
+ * the bundle was given as the baseline (scripts/bench-baseline/, generic, no tile, records);
+ * +blocks / +records: the layout of `sorted` (sorted.wgsl); @WG: workgroup size of
+ * the per-boid passes; +gen: the generic pipeline (no specialisation); +tTILEsSPAN: the
+ * warp-coherent search with tiles of TILE boids spanning at most SPAN cells (t0: off);
+ * /probe: the steer pass without its candidate loop (diagnostics).
  */
 export interface Variant {
   workgroupSize?: number;
   probe: boolean;
+  baseline: boolean;
+  specialise: boolean;
+  searchTile?: SearchTile;
+  sortedLayout?: SortedLayout;
 }
 
 export function parseVariant(name: string): Variant {
-  const m = /^grid(?:@([0-9]+))?(\/probe)?$/.exec(name);
-  if (!m) throw new Error(`unknown variant '${name}' (grid, then @WG, then /probe)`);
-  return { ...(m[1] ? { workgroupSize: Number(m[1]) } : {}), probe: Boolean(m[2]) };
+  const m =
+    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(\+blocks|\+records)?(\/probe)?$/.exec(
+      name,
+    );
+  if (!m)
+    throw new Error(
+      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+blocks|+records][/probe])`,
+    );
+  const baseline = m[1] === 'base';
+  return {
+    ...(m[2] ? { workgroupSize: Number(m[2]) } : {}),
+    probe: Boolean(m[7]),
+    baseline,
+    ...(baseline || m[6]
+      ? { sortedLayout: m[6] === '+blocks' ? ('blocks' as const) : ('records' as const) }
+      : {}),
+    specialise: !baseline && !m[3],
+    ...(baseline
+      ? { searchTile: { tile: 0, span: 0 } }
+      : m[4] !== undefined
+        ? { searchTile: { tile: Number(m[4]), span: Number(m[5] ?? 2) } }
+        : {}),
+  };
 }
 
+/** The model of a sweep: 'default' (DESIGN section 1's defaults) or 'first' (FIRST_MODEL). */
+export type Model = 'default' | 'first';
+
 /** Default parameters (default steering), box side 64 (N/16384)^(1/3), / DENSE_FACTOR when dense. */
-export function steadyParams(n: number, scene: Scene, brute = false): FlockParams {
+export function steadyParams(
+  n: number,
+  scene: Scene,
+  brute = false,
+  model: Model = 'default',
+): FlockParams {
   const side = (64 * Math.cbrt(n / 16384)) / (scene === 'dense' ? DENSE_FACTOR : 1);
   return validateParams({
+    ...(model === 'first' ? FIRST_MODEL : {}),
     count: n,
     boundsMin: [-side / 2, -side / 2, -side / 2],
     boundsMax: [side / 2, side / 2, side / 2],
@@ -62,8 +105,13 @@ export function denseRecords(sparse: Float32Array, n: number): Float32Array {
 export interface SteadyRow {
   n: number;
   scene: Scene;
-  /** 'fresh': the seed's uniform state; 'steady': after warmSteps steps. */
+  /**
+   * 'fresh': from the seed's uniform state, restored (a GPU copy) before every batch of
+   * FRESH_STEPS steps, so the state stays fresh while it is timed; 'steady': after warmSteps steps.
+   */
   state: 'fresh' | 'steady';
+  /** Mean |N_i| after the timed steps (fresh: after FRESH_STEPS steps from the seed's state). */
+  meanNeighborsAfter?: number;
   /** Search variant name (or 'brute'). */
   variant: string;
   box: number;
@@ -138,6 +186,16 @@ export interface SteadyOptions {
   frames: boolean;
   /** Sizes at which brute force is timed from the steady state (sparse scene). */
   bruteAt: number[];
+  /** The model's parameters ('first': FIRST_MODEL). */
+  model: Model;
+  /** Only the fresh rows (every variant), no warm-up and no steady rows. */
+  freshOnly: boolean;
+  /** The baseline steer.wgsl for 'base' variants, if the bundle has one. */
+  baselineSteer?: string;
+  /** Draw modes of the frame rows (default: every mode the renderer has). */
+  drawModes?: DrawMode[];
+  /** Variants whose steady rows time frames (default: all but probes and brute). */
+  framesFor?: string[];
   workgroupSize: number;
   /** steer.wgsl without its candidate loop, for '/probe' variants. */
   probeSteer: string;
@@ -168,17 +226,55 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
     variant: Variant | undefined,
     label: string,
   ): Promise<FlockSimulation> => {
+    let files: Record<string, string> | undefined;
+    if (variant?.baseline) {
+      if (!o.baselineSteer)
+        throw new Error(`variant '${label}': the bundle has no baseline steer.wgsl`);
+      files = { 'steer.wgsl': o.baselineSteer };
+    }
+    if (variant?.probe) files = { 'steer.wgsl': o.probeSteer };
     const sim = await createFlockSimulation({
       device,
       params: { ...params, count: 1 },
       initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
       workgroupSize: variant?.workgroupSize ?? o.workgroupSize,
       label,
-      ...(variant?.probe ? { shaderFiles: { 'steer.wgsl': o.probeSteer } } : {}),
+      specialise: variant?.specialise ?? true,
+      ...(variant?.searchTile ? { searchTile: variant.searchTile } : {}),
+      ...(variant?.sortedLayout ? { sortedLayout: variant.sortedLayout } : {}),
+      ...(files ? { shaderFiles: files } : {}),
     });
     sim.setRecords(params.count, records);
     sim.setParams(params);
+    await sim.ready();
     return sim;
+  };
+
+  /**
+   * Fresh-state timing: before each batch of FRESH_STEPS steps the seed's state is copied back
+   * (outside the timed passes), so the flock cannot cluster while it is timed (a run of hundreds
+   * of steps from the uniform state is mostly a clustering flock). Pass times from timestamps.
+   */
+  const measureFresh = async (sim: FlockSimulation, fresh: GPUBuffer): Promise<number> => {
+    const batch = async () => {
+      const t0 = performance.now();
+      const enc = device.createCommandEncoder();
+      enc.copyBufferToBuffer(fresh, 0, sim.buffers.state, 0, fresh.size);
+      sim.encodeSteps(enc, FRESH_STEPS);
+      device.queue.submit([enc.finish()]);
+      sim.afterSubmit();
+      await device.queue.onSubmittedWorkDone();
+      return (performance.now() - t0) / FRESH_STEPS;
+    };
+    await batch();
+    await sim.timingsSettled();
+    sim.resetTimings();
+    const per: number[] = [];
+    for (let k = 0; k < FRESH_BATCHES; k++) {
+      per.push(await batch());
+      await sim.timingsSettled();
+    }
+    return median(per);
   };
 
   const measureFrames = async (
@@ -241,84 +337,111 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       passMs: { ...(t?.passes ?? {}) },
     };
     if (renderer) {
-      row.frame = await measureFrames(sim, renderer, 'instanced');
-      if (renderer.modes.includes('vertex-id'))
-        row.frameVertexId = await measureFrames(sim, renderer, 'vertex-id');
+      const want = (m: DrawMode) =>
+        renderer.modes.includes(m) && (!o.drawModes || o.drawModes.includes(m));
+      if (want('instanced')) row.frame = await measureFrames(sim, renderer, 'instanced');
+      if (want('vertex-id')) row.frameVertexId = await measureFrames(sim, renderer, 'vertex-id');
     }
     return row;
   };
 
   for (const n of o.sizes) {
     for (const scene of o.scenes) {
-      const params = steadyParams(n, scene);
+      const params = steadyParams(n, scene, false, o.model);
       const box = params.boundsMax[0] - params.boundsMin[0];
       const records = scene === 'dense' ? dense.get(n)! : o.records.get(n)!;
       const first = o.variants.find((v) => !v.endsWith('/probe')) ?? o.variants[0]!;
       const warm = await makeSim(params, records, parseVariant(first), `steady.${first}`);
       const freshNbrs = await meanNeighbors(warm);
-      const fresh = await measureRow(warm, null, {
-        n,
-        scene,
-        state: 'fresh',
-        variant: first,
-        box,
-        meanNeighbors: freshNbrs,
-      });
-      rows.push(fresh);
-      // Back to the seed's state, then warmSteps steps: the steady state every variant starts from.
-      warm.setRecords(n, records);
-      for (let done = 0; done < o.warmSteps; done += 100) {
-        warm.step(Math.min(100, o.warmSteps - done));
-        await device.queue.onSubmittedWorkDone();
+      const copyOf = (src: GPUBuffer, label: string) => {
+        const b = device.createBuffer({
+          label,
+          size: src.size,
+          usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
+        });
+        const e = device.createCommandEncoder();
+        e.copyBufferToBuffer(src, 0, b, 0, b.size);
+        device.queue.submit([e.finish()]);
+        return b;
+      };
+      const fresh = copyOf(warm.buffers.state, 'bench.freshState');
+      let saved: GPUBuffer | null = null;
+      let steadyNbrs = NaN;
+      if (!o.freshOnly) {
+        // The seed's state, then warmSteps steps: the steady state every variant starts from.
+        for (let done = 0; done < o.warmSteps; done += 100) {
+          warm.step(Math.min(100, o.warmSteps - done));
+          await device.queue.onSubmittedWorkDone();
+        }
+        steadyNbrs = await meanNeighbors(warm);
+        saved = copyOf(warm.buffers.state, 'bench.steadyState');
+        o.log(
+          `[bench-gpu] ${scene} N=${n}: |N_i| ${freshNbrs.toFixed(1)} -> ${steadyNbrs.toFixed(1)} after ${o.warmSteps} steps`,
+        );
       }
-      const steadyNbrs = await meanNeighbors(warm);
-      const saved = device.createBuffer({
-        label: 'bench.steadyState',
-        size: warm.buffers.state.size,
-        usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
-      });
-      let enc = device.createCommandEncoder();
-      enc.copyBufferToBuffer(warm.buffers.state, 0, saved, 0, saved.size);
-      device.queue.submit([enc.finish()]);
-      warm.dispose();
-      o.log(
-        `[bench-gpu] ${scene} N=${n}: fresh ${fresh.stepMs.toFixed(3)} ms/step, |N_i| ${freshNbrs.toFixed(1)} -> ${steadyNbrs.toFixed(1)} after ${o.warmSteps} steps`,
-      );
       const variants = [
         ...o.variants,
-        ...(scene === 'sparse' && o.bruteAt.includes(n) ? ['brute'] : []),
+        ...(!o.freshOnly && scene === 'sparse' && o.bruteAt.includes(n) ? ['brute'] : []),
       ];
       for (const v of variants) {
         const brute = v === 'brute';
-        const sim = await makeSim(
-          brute ? steadyParams(n, scene, true) : params,
-          records,
-          brute ? undefined : parseVariant(v),
-          `steady.${v}`,
-        );
-        enc = device.createCommandEncoder();
-        enc.copyBufferToBuffer(saved, 0, sim.buffers.state, 0, saved.size);
-        device.queue.submit([enc.finish()]);
-        const renderer =
-          o.frames && !brute && !v.endsWith('/probe')
-            ? await createBoidRenderer(device, 'rgba8unorm', sim)
-            : null;
-        const row = await measureRow(sim, renderer, {
-          n,
-          scene,
-          state: 'steady',
-          variant: v,
-          box,
-          meanNeighbors: steadyNbrs,
-        });
-        rows.push(row);
-        o.log(
-          `[bench-gpu] ${scene} N=${n} steady ${v}: ${row.stepMs.toFixed(3)} ms/step, steer ${row.passMs.steer?.toFixed(3) ?? '-'}${row.frame ? `, frame ${row.frame.wallMs.toFixed(3)} ms (draw ${row.frame.passMs.draw?.toFixed(3) ?? '-'})` : ''}${row.frameVertexId ? `, vertex-id frame ${row.frameVertexId.wallMs.toFixed(3)} ms (draw ${row.frameVertexId.passMs.draw?.toFixed(3) ?? '-'})` : ''}`,
-        );
-        renderer?.dispose();
+        const probe = v.endsWith('/probe');
+        const sim =
+          v === first
+            ? warm
+            : await makeSim(
+                brute ? steadyParams(n, scene, true, o.model) : params,
+                records,
+                brute ? undefined : parseVariant(v),
+                `steady.${v}`,
+              );
+        if (!brute) {
+          const stepMs = await measureFresh(sim, fresh);
+          const t = sim.cumulativeTimings();
+          const row: SteadyRow = {
+            n,
+            scene,
+            state: 'fresh',
+            variant: v,
+            box,
+            cells: sim.grid.cellCount,
+            meanNeighbors: freshNbrs,
+            stepMs,
+            gpuStepMs: t?.stepMs ?? null,
+            passMs: { ...(t?.passes ?? {}) },
+          };
+          if (!probe) row.meanNeighborsAfter = await meanNeighbors(sim);
+          rows.push(row);
+          o.log(
+            `[bench-gpu] ${scene} N=${n} fresh ${v}: ${fmt(row.stepMs)} ms/step wall (gpu ${fmt(row.gpuStepMs)}), steer ${fmt(row.passMs.steer)}, |N_i| after ${FRESH_STEPS} steps ${row.meanNeighborsAfter?.toFixed(2) ?? '-'}`,
+          );
+        }
+        if (saved) {
+          const enc = device.createCommandEncoder();
+          enc.copyBufferToBuffer(saved, 0, sim.buffers.state, 0, saved.size);
+          device.queue.submit([enc.finish()]);
+          const renderer =
+            o.frames && !brute && !probe && (!o.framesFor || o.framesFor.includes(v))
+              ? await createBoidRenderer(device, 'rgba8unorm', sim)
+              : null;
+          const row = await measureRow(sim, renderer, {
+            n,
+            scene,
+            state: 'steady',
+            variant: v,
+            box,
+            meanNeighbors: steadyNbrs,
+          });
+          rows.push(row);
+          o.log(
+            `[bench-gpu] ${scene} N=${n} steady ${v}: ${row.stepMs.toFixed(3)} ms/step, steer ${row.passMs.steer?.toFixed(3) ?? '-'}${row.frame ? `, frame ${row.frame.wallMs.toFixed(3)} ms (draw ${row.frame.passMs.draw?.toFixed(3) ?? '-'})` : ''}${row.frameVertexId ? `, vertex-id draw ${row.frameVertexId.passMs.draw?.toFixed(3) ?? '-'}` : ''}`,
+          );
+          renderer?.dispose();
+        }
         sim.dispose();
       }
-      saved.destroy();
+      fresh.destroy();
+      saved?.destroy();
     }
   }
   target.destroy();
@@ -352,6 +475,7 @@ export function steadyTable(rows: SteadyRow[]): string {
     'draw ms',
     'vid frame',
     'vid draw',
+    'nbrs after',
   ];
   const lines = rows.map((r) => [
     r.scene,
@@ -369,6 +493,7 @@ export function steadyTable(rows: SteadyRow[]): string {
     fmt(r.frame?.passMs.draw),
     fmt(r.frameVertexId?.wallMs),
     fmt(r.frameVertexId?.passMs.draw),
+    r.meanNeighborsAfter === undefined ? '-' : r.meanNeighborsAfter.toFixed(2),
   ]);
   const all = [head, ...lines];
   const widths = head.map((_, c) => Math.max(...all.map((l) => l[c]!.length)));
@@ -386,7 +511,11 @@ export function steadyTable(rows: SteadyRow[]): string {
         const b = at(scene, ns[k + 1]!, v);
         if (a && b) parts.push(`${ns[k + 1]! / ns[k]!}N/N ${fmt(b.stepMs / a.stepMs)}x`);
       }
-      const ref = variants.includes('grid') ? 'grid' : variants[0]!;
+      const ref = variants.includes('base')
+        ? 'base'
+        : variants.includes('grid')
+          ? 'grid'
+          : variants[0]!;
       const top = ns[ns.length - 1]!;
       const base = at(scene, top, ref);
       const me = at(scene, top, v);

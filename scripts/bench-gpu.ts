@@ -19,12 +19,18 @@
  * its candidate loop there (diagnostics, not a simulation).
  * Then what users run (scripts/bench-gpu-steady.ts, issue 13): per N of --steady-n (default
  * 262144,1048576,4194304; 'none' skips it) and scene of --scenes (sparse: the default density;
- * dense: box side / 2.15), the fresh row, then from the steady state after --warm-steps (600)
- * steps, with mean |N_i| then, each of --variants (default grid,grid/probe; grid@WG: another
- * workgroup size; /probe: no candidate loop) as steps per pass and as whole frames (one step +
- * the draw with the browser's WebGPU render pipeline into a 1920x1080 colour + depth target,
- * instanced and vertex-id; --no-frames skips them); brute force from the same steady state at
- * --brute-at (default 262144). The JSON's `steady` rows carry scene, state, mean |N_i|.
+ * dense: box side / 2.15), each of --variants (default grid,grid/probe; the grammar is
+ * parseVariant's: grid or base (the steer.wgsl in scripts/bench-baseline/, if the bundle was
+ * built with one), @WG, +gen (no specialised pipeline), +tNsK (warp-coherent search tiles),
+ * +blocks/+records (layout of `sorted`), /probe (no candidate loop)) timed fresh (the seed's
+ * state restored before every 8 steps) and, from the steady state after --warm-steps (600)
+ * steps, with mean |N_i| then, as steps per pass and as whole frames (one step + the draw with
+ * the browser's WebGPU render pipeline into a 1920x1080 colour + depth target, in the
+ * --draw-modes (instanced, vertex-id), for the variants of
+ * --frames-for; --no-frames skips them); brute force from the same steady state at --brute-at
+ * (default 262144). --model first: FIRST_MODEL's parameters (src/bench/scene.ts) everywhere;
+ * --fresh-only: no warm-up and no steady rows; --modes none: no fresh sweep. The JSON's
+ * `steady` rows carry scene, state, mean |N_i| (and after the timed fresh steps).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,19 +46,31 @@ import {
   type FlockSimulation,
 } from '../src/webgpu/simulation';
 import type { PassName } from '../src/webgpu/timing';
-import { runSteady, steadyTable, type Scene, type SteadyRow } from './bench-gpu-steady';
+import { runSteady, steadyTable, type Model, type Scene, type SteadyRow } from './bench-gpu-steady';
+import type { DrawMode } from '../src/webgpu/renderer';
+import { FIRST_MODEL } from '../src/bench/scene';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
 
 /** The candidate loop of steer.wgsl, and the probe that replaces it (counts, touches no boid). */
 const STEER_LOOP = `  for (var j = cellStart[first]; j < end; j++) {
-    let o = sorted[j];
-    let d = offsetTo(p.xyz, o.pos.xyz);
+    let q = sorted[sortedPosAt(j)];
+    let d = offsetTo(p.xyz, q.xyz);
     let d2 = dot(d, d);
-    if (j != i && d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, o.vel.xyz, isMate(p.w, o.pos.w));
+    if (d2 > P.eps2 && d2 < P.r2) {
+      addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(p.w, q.w));
     }
   }`;
+/**
+ * The steer.wgsl to compare against ('base' variants), when the bundle was built with one in
+ * scripts/bench-baseline/steer.wgsl (not tracked: e.g. `git show REV:src/webgpu/steer.wgsl`).
+ */
+const BASELINE = import.meta.glob('./bench-baseline/*.wgsl', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+const BASELINE_STEER = BASELINE['./bench-baseline/steer.wgsl'];
 const STEER_PROBE = `  (*acc).n += end - cellStart[first];`;
 const PASSES: Exclude<PassName, 'draw'>[] = ['key', 'sort', 'cellTable', 'reorder', 'steer'];
 
@@ -78,6 +96,10 @@ interface Args {
   warmSteps: number;
   frames: boolean;
   bruteAt: number[];
+  model: Model;
+  freshOnly: boolean;
+  drawModes: DrawMode[] | undefined;
+  framesFor: string[] | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -88,7 +110,9 @@ function parseArgs(argv: string[]): Args {
   const num = (name: string, d: number) => (get(name) !== undefined ? Number(get(name)) : d);
   const backend = get('backend');
   return {
-    modes: (get('modes') ?? 'counting,bitonic,brute').split(',') as Mode[],
+    modes: (get('modes') ?? 'counting,bitonic,brute')
+      .split(',')
+      .filter((m) => m !== 'none') as Mode[],
     minN: num('min-n', 16384),
     maxN: num('max-n', 4194304),
     budgetS: num('budget-s', 60),
@@ -111,13 +135,18 @@ function parseArgs(argv: string[]): Args {
     warmSteps: num('warm-steps', 600),
     frames: !argv.includes('--no-frames'),
     bruteAt: (get('brute-at') ?? '262144').split(',').filter(Boolean).map(Number),
+    model: get('model') === 'first' ? 'first' : 'default',
+    freshOnly: argv.includes('--fresh-only'),
+    drawModes: get('draw-modes')?.split(',') as DrawMode[] | undefined,
+    framesFor: get('frames-for')?.split(','),
   };
 }
 
 /** The benchmark scene for N boids: default parameters, box side 64 * (N / 16384)^(1/3). */
-export function sceneParams(n: number, mode: Mode): FlockParams {
+export function sceneParams(n: number, mode: Mode, model: Model = 'default'): FlockParams {
   const side = 64 * Math.cbrt(n / 16384);
   return validateParams({
+    ...(model === 'first' ? FIRST_MODEL : {}),
     count: n,
     boundsMin: [-side / 2, -side / 2, -side / 2],
     boundsMax: [side / 2, side / 2, side / 2],
@@ -352,9 +381,10 @@ async function main(): Promise<void> {
   let resolutionMs: number | null = null;
 
   const runConfig = async (sim: FlockSimulation, mode: Mode, n: number): Promise<Row> => {
-    const params = sceneParams(n, mode);
+    const params = sceneParams(n, mode, args.model);
     sim.setRecords(n, records.get(n)!);
     sim.setParams(params);
+    await sim.ready();
     if (!meanNbrs.has(n) && mode !== 'brute') {
       const counts = await sim.debugNeighborCounts();
       let sum = 0;
@@ -363,6 +393,14 @@ async function main(): Promise<void> {
     }
     const m = await measure(sim, device, args.measureMs);
     const t = sim.cumulativeTimings();
+    // The state moved on while it was timed (m.steps steps from the seed's): |N_i| then.
+    let after: number | null = null;
+    if (mode !== 'brute') {
+      const counts = await sim.debugNeighborCounts();
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += counts[i]!;
+      after = sum / n;
+    }
     if (t) resolutionMs = t.resolutionMs;
     const bytes = passBytes(mode, n, sim.grid.cellCount, sim.sortSize, sim.workgroupSizes.sort);
     const passMs: Partial<Record<string, number>> = {};
@@ -390,6 +428,7 @@ async function main(): Promise<void> {
       passBytes: bytes,
       passGBps,
       effectiveGBps: total / (stepMs / 1000) / 1e9,
+      ...(after !== null ? { note: `nbrs after ${m.steps} steps: ${after.toFixed(2)}` } : {}),
     };
   };
 
@@ -434,6 +473,8 @@ async function main(): Promise<void> {
   // writes) to split the steer time between finding the candidates and testing them.
   const probeSteer = WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE);
   if (probeSteer === WGSL_FILES['steer.wgsl']) throw new Error('steer.wgsl: probe loop not found');
+  if (args.model === 'first')
+    console.log('[bench-gpu] model: first (FIRST_MODEL: sum, bounce, separation over N_i)');
   const extras = [
     ...args.wgSweep.map((wg) => ({ wg, probe: false })),
     ...(args.probe ? [{ wg: args.wg, probe: true }] : []),
@@ -468,6 +509,11 @@ async function main(): Promise<void> {
       measureMs: args.measureMs,
       frames: args.frames,
       bruteAt: args.bruteAt,
+      model: args.model,
+      freshOnly: args.freshOnly,
+      ...(BASELINE_STEER ? { baselineSteer: BASELINE_STEER } : {}),
+      ...(args.drawModes ? { drawModes: args.drawModes } : {}),
+      ...(args.framesFor ? { framesFor: args.framesFor } : {}),
       workgroupSize: args.wg,
       records,
       probeSteer: WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE),
