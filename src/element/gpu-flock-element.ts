@@ -99,6 +99,20 @@ const SCHEMA_ATTRS: readonly SchemaAttribute[] = schemaAttributes(VIEW_SCHEMA_EN
 const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
 const REBUILD_ATTRIBUTES = new Set(['backend', 'disable', 'preset']);
 
+/** The FlockError of a `backend` or `preset` value no flock can start with; null when valid. */
+function rebuildValueError(name: string, value: string | null): FlockError | null {
+  const v = value?.trim() ?? '';
+  if (name === 'backend' && value !== null && !BACKENDS.includes(v as BackendChoice))
+    return new FlockError('backend', value, `one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`);
+  if (name === 'preset' && v !== '' && !isPresetName(v))
+    return new FlockError(
+      'preset',
+      value,
+      `one of ${PRESET_NAMES.map((n) => `"${n}"`).join(', ')}`,
+    );
+  return null;
+}
+
 // In Node (server rendering) there is no HTMLElement: the module still loads, nothing is defined.
 const Base: typeof HTMLElement =
   typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
@@ -163,7 +177,11 @@ export class GpuFlockElement extends Base {
     if (old === value) return;
     const flock = this._flock;
     if (REBUILD_ATTRIBUTES.has(name)) {
-      if (flock || this._starting) this._rebuild();
+      // A bad backend or preset keeps the running flock (its last good value), like any attribute.
+      if (!flock && !this._starting) return; // read (and reported) when the flock starts
+      const bad = rebuildValueError(name, value);
+      if (bad) this._attributeError(name, value, bad);
+      else this._rebuild();
       return;
     }
     if (name === 'paused' || name === 'motion') {

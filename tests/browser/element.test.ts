@@ -154,6 +154,30 @@ describe('<gpu-flock>', () => {
     ]);
   });
 
+  test('a bad backend or preset on a running element is reported and keeps its flock', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1003', seed: '4', paused: '' });
+    const flock = await el.ready;
+    await flock.step(3);
+    const before = await flock.readState();
+    const errors: AttributeErrorDetail[] = [];
+    el.addEventListener('error', (e) =>
+      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
+    );
+    el.setAttribute('backend', 'metal');
+    el.setAttribute('preset', 'flood');
+    await sleep(50);
+    expect(errors.map((e) => [e.attribute, e.value])).toEqual([
+      ['backend', 'metal'],
+      ['preset', 'flood'],
+    ]);
+    expect(errors[0]!.error).toBeInstanceOf(FlockError);
+    expect(errors[0]!.allowed).toMatch(/"webgl2-tf"/);
+    expect(el.flock).toBe(flock);
+    expect(flock.backend).toBe('webgl2');
+    expect(flock.params.count).toBe(1003);
+    expect((await flock.readState()).positions).toEqual(before.positions);
+  });
+
   test('show-grid: the debug layer over the flock, from the backend state', async () => {
     const el = addFlock({ backend: 'webgl2', count: '1200', 'show-grid': '' });
     const flock = await el.ready;
