@@ -127,6 +127,8 @@ export interface Backend {
   readonly maxCanvasSize?: number;
   /** Renderer or adapter description, for the device report. */
   readonly deviceInfo?: string;
+  /** Fragment passes of one step's sort (WebGL2 bitonic sort, grid search), for the benchmark. */
+  readonly sortPasses?: number | null;
   /** Test hook: |N_i| per boid id for the current state, counted the way the step counts. */
   debugNeighborCounts?(): Promise<Uint32Array>;
   /** Test hook: the sorted (cellKey, id) pairs of the current state, `count` of each. */

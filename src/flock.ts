@@ -661,13 +661,14 @@ export class Flock extends EventTarget {
   get deviceInfo(): string {
     return this._backend?.deviceInfo || this._probeInfo;
   }
-  /** @internal test hooks of the current backend (neighbour counts, sorted keys). */
-  get _debug(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys'> | null {
+  /** @internal test hooks of the current backend (neighbour counts, sorted keys, sort passes). */
+  get _debug(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses'> | null {
     const b = this._backend;
     if (!b) return null;
     return {
       debugNeighborCounts: b.debugNeighborCounts?.bind(b),
       debugSortedKeys: b.debugSortedKeys?.bind(b),
+      sortPasses: b.sortPasses ?? null,
     };
   }
 

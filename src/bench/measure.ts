@@ -230,6 +230,8 @@ export interface BenchRow extends BenchCase {
   overBudget: boolean;
   /** Renderer / adapter of the backend. */
   device: string;
+  /** Fragment passes of one step's sort (WebGL2 grid: the bitonic sort); null elsewhere. */
+  sortPasses: number | null;
 }
 
 /** A case that was not measured, and why. */
@@ -440,6 +442,7 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
       setupMs,
       overBudget,
       device: flock.deviceInfo,
+      sortPasses: flock._debug?.sortPasses ?? null,
     };
   } finally {
     flock.dispose();
@@ -677,6 +680,7 @@ export async function runCosts(
             setupMs,
             overBudget: probe > o.budgetMs,
             device: flock.deviceInfo,
+            sortPasses: flock._debug?.sortPasses ?? null,
             vsPlain: ratios(samples, ms[0]!),
             ...(sv.length ? { steerVsPlain: sv } : {}),
             ...(cpuSamples.length

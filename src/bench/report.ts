@@ -149,6 +149,11 @@ export function columnsFor(rows: readonly AnyRow[]): Column[] {
   }
   if (measured.some((r) => r.steerVsPlain))
     cols.push({ head: 'steer vs plain', cell: (r) => ratioSpread(r.steerVsPlain) });
+  if (measured.some((r) => r.sortPasses !== null))
+    cols.push({
+      head: 'sort passes',
+      cell: (r) => (r.sortPasses === null ? '-' : String(r.sortPasses)),
+    });
   cols.push({ head: 'passes', cell: (r) => r.timing });
   if (measured.some((r) => r.gpuStepMs !== null))
     cols.push({ head: 'gpu sum', cell: (r) => ms(r.gpuStepMs) });
@@ -278,6 +283,7 @@ const CSV_COLUMNS = [
   'cpuMs',
   'cpuVsPlain',
   'device',
+  'sortPasses',
   'skipped',
   'samples',
 ] as const;
@@ -342,6 +348,7 @@ export function toCSV(e: BenchExport): string {
         cpuMs: m.cpuMs,
         cpuVsPlain: m.cpuVsPlain?.join(' ') ?? '',
         device: m.device,
+        sortPasses: m.sortPasses,
         samples: m.samples.join(' '),
       });
       for (const k of PASS_KEYS) rec[`pass_${k}`] = m.passes[k];

@@ -1,33 +1,145 @@
 /**
  * Pass 2, bitonic sort (Batcher, "Sorting networks and their applications", 1968) of M = 2^m
- * RG32UI (key, payload) pairs in log2 M (log2 M + 1) / 2 fragment passes, ping-ponging between
- * two targets of the same layout. Ordered by key, then payload: with unique payloads the result
- * is total and deterministic. Pad to a power of two with key 0xFFFFFFFF (sorts last).
- * The network is src/core/bitonic.ts's (tested on arrays there).
- * As in the GPU Gems 2 chapter 46 "Improved GPU Sorting" (Kipfer, Westermann), one pass per stage.
+ * (key, payload) pairs, ordered by key, then payload: with unique payloads the result is total and
+ * deterministic. Pad to a power of two with key 0xFFFFFFFF (sorts last).
+ * The network runs in blocks of P = 2^p pairs (src/core/bitonic.ts, "the blocked form", tested on
+ * arrays there): the key pass writes sorted blocks (the merges k <= P), then each pass here runs up
+ * to p stages in registers, gathering its block from the previous pass's layout; the unpack pass
+ * writes one pair per RG32UI texel. 1 + ceil((m (m + 1) - p (p + 1)) / (2 p)) passes instead of
+ * m (m + 1) / 2 with one pass per stage (GPU Gems 2 ch. 46, Kipfer and Westermann).
+ * On SwiftShader a pass costs about one texel fetch per element, whatever its stage count, so
+ * fewer passes are faster (measured: see README's performance section).
  */
-import { bitonicPasses } from '../core/bitonic';
+import { blockedPassUniforms, blockedPlan, maxRuns, type BlockedPlan } from '../core/bitonic';
 import type { PassEnv } from './pass-env';
-import { drawPass, type Target } from './textures';
+import {
+  createArrayTarget,
+  createTarget,
+  deleteTarget,
+  drawPass,
+  powerOfTwoLayout,
+  type Target,
+} from './textures';
+
+/** The targets of one sort size: two block arrays (ping-pong) and the unpacked output. */
+export interface SortTargets {
+  /** log2 of the block size P (pairs a fragment holds). */
+  readonly blockLog2: number;
+  readonly plan: BlockedPlan;
+  /** RGBA32UI arrays of P / 2 layers, max(M, P) / P texels each; blocks[0] is the key pass's output. */
+  readonly blocks: readonly [Target, Target];
+  /** RG32UI, one (key, payload) pair per texel in index order (powerOfTwoLayout(count)). */
+  readonly sorted: Target;
+  /** Each pass's uniforms (blockedPassUniforms, runs flattened to ivec4s). */
+  readonly passUniforms: readonly PassUniforms[];
+}
+
+interface PassUniforms {
+  readonly uSlotTexel: Int32Array;
+  readonly uSlotRegister: Int32Array;
+  readonly uRuns: Int32Array;
+  readonly uDir: Int32Array;
+  readonly uStages: number;
+}
+
+function passUniforms(plan: BlockedPlan): PassUniforms[] {
+  return plan.passes.map((pass) => {
+    const u = blockedPassUniforms(plan, pass);
+    const runs = new Int32Array(4 * maxRuns(plan.p));
+    u.runs.forEach((r, k) => runs.set([r.src, r.mask, r.dst, r.toRegister ? 1 : 0], 4 * k));
+    return {
+      uSlotTexel: u.slotTexel,
+      uSlotRegister: u.slotRegister,
+      uRuns: runs,
+      uDir: u.dirs,
+      uStages: u.stages,
+    };
+  });
+}
 
 /**
- * Sorts the M = a.layout.texels pairs in `a`, using `b` as scratch (same layout, RG32UI).
- * Returns the target that holds the sorted pairs (`a` or `b`).
- * One pass per stage: running the stages with small j in one pass (each fragment sorting its
- * aligned block of 4-16 elements locally) measured 1.3-6x slower on SwiftShader, so it is not used.
+ * The largest block the context can write in one pass: 16 pairs with 8 draw buffers, 8 with the
+ * 4 every WebGL2 context has.
  */
-export function runBitonicSort(env: PassEnv, a: Target, b: Target): Target {
-  const prog = env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl');
-  let src = a;
-  let dst = b;
-  for (const { k, j } of bitonicPasses(a.layout.texels)) {
+export function blockLog2For(gl: WebGL2RenderingContext): number {
+  const draw = Math.min(
+    gl.getParameter(gl.MAX_DRAW_BUFFERS) as number,
+    gl.getParameter(gl.MAX_COLOR_ATTACHMENTS) as number,
+  );
+  return draw >= 8 ? 4 : 3;
+}
+
+/**
+ * Sort targets for `count` elements (M = nextPow2(count)) in blocks of 2^blockLog2.
+ * @throws Error naming the target that is not renderable. The caller owns the result (deleteSortTargets).
+ */
+export function createSortTargets(
+  gl: WebGL2RenderingContext,
+  count: number,
+  blockLog2 = blockLog2For(gl),
+): SortTargets {
+  const out = powerOfTwoLayout(count);
+  const plan = blockedPlan(out.texels, blockLog2);
+  const blockLayout = powerOfTwoLayout(2 ** (plan.m - blockLog2));
+  const layers = 2 ** (blockLog2 - 1);
+  const made: Target[] = [];
+  try {
+    made.push(createArrayTarget(gl, blockLayout, layers, gl.RGBA32UI, 'sort blocks A'));
+    made.push(createArrayTarget(gl, blockLayout, layers, gl.RGBA32UI, 'sort blocks B'));
+    made.push(createTarget(gl, out, [gl.RG32UI], 'sorted keys'));
+  } catch (e) {
+    made.forEach((t) => deleteTarget(gl, t));
+    throw e;
+  }
+  return {
+    blockLog2,
+    plan,
+    blocks: [made[0]!, made[1]!],
+    sorted: made[2]!,
+    passUniforms: passUniforms(plan),
+  };
+}
+
+export function deleteSortTargets(
+  gl: WebGL2RenderingContext,
+  s: SortTargets | null | undefined,
+): void {
+  if (!s) return;
+  for (const t of [...s.blocks, s.sorted]) deleteTarget(gl, t);
+}
+
+/** Fragment passes runBitonicSort draws (the plan's passes and the unpack). */
+export function sortPassCount(s: SortTargets): number {
+  return s.plan.passes.length + 1;
+}
+
+/** Direction code of the key pass's last local merge (size P): -1 when it is the whole sort. */
+export function lastLocalDir(s: SortTargets): number {
+  return s.plan.m === s.blockLog2 ? -1 : 0;
+}
+
+/**
+ * Sorts the blocks the key pass wrote into `s.blocks[0]` and unpacks them into `s.sorted`
+ * (returned): elements [0, M) of it are the sorted pairs.
+ */
+export function runBitonicSort(env: PassEnv, s: SortTargets): Target {
+  const defines = { BLOCK_LOG2: s.blockLog2 };
+  const prog = env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl', defines);
+  let src = s.blocks[0];
+  let dst = s.blocks[1];
+  for (const u of s.passUniforms) {
     drawPass(env.gl, env.vao, dst, prog, {
-      uKeys: src.textures[0],
-      uShift: a.layout.shift,
-      uJ: j,
-      uK: k,
+      ...u,
+      uBlocks: src.textures[0],
+      uShift: src.layout.shift,
     });
     [src, dst] = [dst, src];
   }
-  return src;
+  const unpack = env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', defines);
+  drawPass(env.gl, env.vao, s.sorted, unpack, {
+    uBlocks: src.textures[0],
+    uBlockShift: src.layout.shift,
+    uShift: s.sorted.layout.shift,
+  });
+  return s.sorted;
 }

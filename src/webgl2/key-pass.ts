@@ -1,19 +1,22 @@
 /**
- * Pass 1, key: positions -> RG32UI (cellKey, payload) per element, payload = the element's index
- * in the state texture; padding elements (index >= count) get key 0xFFFFFFFF. Cell keys exactly
- * as src/core/grid.ts, bit for bit (glsl/grid.glsl, cell-bounds.ts). Reused by every WebGL2 path that builds a grid.
+ * Pass 1, key: positions -> (cellKey, payload) per element, payload = the element's index in the
+ * state texture; padding elements (index >= count) get key 0xFFFFFFFF. Cell keys exactly as
+ * src/core/grid.ts, bit for bit (glsl/grid.glsl, cell-bounds.ts). Written in the bitonic sort's
+ * blocks, each block already sorted (the plan's local stages; bitonic-sort.ts). Reused by every
+ * WebGL2 path that builds a grid.
  */
 import type { Grid } from '../core/grid';
 import type { FlockParams } from '../core/params';
 import type { CellBounds } from './cell-bounds';
 import type { PassEnv } from './pass-env';
-import { drawPass, type Target } from './textures';
+import { lastLocalDir, type SortTargets } from './bitonic-sort';
+import { drawPass } from './textures';
 import { flockDefines, flockUniforms } from './uniforms';
 
 /**
  * `bounds`: the exact cell thresholds of `grid` (uploadCellBounds).
- * Writes the keys of `count` boids whose positions are in `positions` (RGBA32F, same layout as
- * `out`) into `out` (one RG32UI texture of M = out.layout.texels elements, every texel written).
+ * Writes the keys of `count` boids whose positions are in `positions` (RGBA32F, the layout of
+ * `sort.sorted`) into `sort.blocks[0]` (every one of its max(M, P) elements written).
  */
 export function runKeyPass(
   env: PassEnv,
@@ -22,20 +25,25 @@ export function runKeyPass(
   params: FlockParams,
   grid: Grid,
   bounds: CellBounds,
-  out: Target,
+  sort: SortTargets,
 ): void {
   const { DIMS, WRAP } = flockDefines(params);
   const prog = env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', {
     DIMS: DIMS!,
     WRAP: WRAP!,
+    BLOCK_LOG2: sort.blockLog2,
   });
+  const out = sort.blocks[0];
   drawPass(env.gl, env.vao, out, prog, {
     ...flockUniforms(params, grid),
     uPos: positions,
     uCellBounds: bounds.texture,
     uCellBoundsShift: bounds.layout.shift,
     uCellBoundsStride: bounds.stride,
+    uPosShift: sort.sorted.layout.shift,
     uShift: out.layout.shift,
     uCount: count,
+    uBlock: 1 << sort.blockLog2,
+    uLastDir: lastLocalDir(sort),
   });
 }

@@ -91,6 +91,46 @@ export function createTarget(
   return target;
 }
 
+/**
+ * A framebuffer whose COLOR_ATTACHMENTk is layer k of one new `layers`-layer TEXTURE_2D_ARRAY of
+ * `internalFormat` (NEAREST, CLAMP_TO_EDGE): a fragment writes one texel of every layer.
+ * `textures[0]` is the array. @throws Error naming the framebuffer status when not renderable.
+ */
+export function createArrayTarget(
+  gl: WebGL2RenderingContext,
+  layout: TexLayout,
+  layers: number,
+  internalFormat: number,
+  label: string,
+): Target {
+  const tex = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, tex);
+  gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, internalFormat, layout.width, layout.height, layers);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
+  const fbo = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  const attachments: number[] = [];
+  for (let k = 0; k < layers; k++) {
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, tex, 0, k);
+    attachments.push(gl.COLOR_ATTACHMENT0 + k);
+  }
+  gl.drawBuffers(attachments);
+  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const target = { fbo, textures: [tex], layout };
+  if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
+    deleteTarget(gl, target);
+    throw new Error(
+      `${label}: framebuffer incomplete (0x${status.toString(16)}) for ${layers} layers of ${layout.width}x${layout.height}`,
+    );
+  }
+  return target;
+}
+
 /** Deletes a target's framebuffer and textures. */
 export function deleteTarget(gl: WebGL2RenderingContext, t: Target | null | undefined): void {
   if (!t) return;

@@ -13,6 +13,7 @@ import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
 import { probeWebGL2 } from './capabilities';
 import type { PassEnv } from './pass-env';
+import { createSortTargets, deleteSortTargets } from './bitonic-sort';
 import { ProgramCache } from './program';
 import { runReorder } from './reorder';
 import { runNeighborCount, runSteer, type GridInputs } from './steer';
@@ -80,7 +81,7 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
           target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state A'),
           target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state B'),
         ],
-        keys: [target([gl.RG32UI], 'keys A'), target([gl.RG32UI], 'keys B')],
+        sort: createSortTargets(gl, count, this.init.sortBlockLog2),
       };
     } catch (e) {
       made.forEach((t) => deleteTarget(this.gl, t));
@@ -89,7 +90,8 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
   }
 
   protected freeStates(s: TextureStates): void {
-    for (const t of [...s.states, ...s.keys]) deleteTarget(this.gl, t);
+    for (const t of s.states) deleteTarget(this.gl, t);
+    deleteSortTargets(this.gl, s.sort);
   }
 
   /** Frees the old targets first: at large counts two sets need not fit at once. */

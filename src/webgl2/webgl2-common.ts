@@ -32,7 +32,7 @@ import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, type FlockParams } from '../core/params';
 import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
-import { runBitonicSort } from './bitonic-sort';
+import { runBitonicSort, sortPassCount, type SortTargets } from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
 import { cellTableLayout, runCellTable } from './cell-table';
 import { resetGLTracker, trackGL } from './gl-tracker';
@@ -58,6 +58,8 @@ export interface WebGL2PathInit extends BackendInit {
   drawMode?: DrawMode;
   /** Use at most this MAX_TEXTURE_SIZE (below the device's): tests, memory budgets. */
   maxTextureSize?: number;
+  /** log2 of the bitonic sort's block (3 or 4; default: the largest the context can write): tests. */
+  sortBlockLog2?: number;
 }
 
 /** What both WebGL2 backends add to Backend. */
@@ -196,8 +198,8 @@ function sameLayout(a: TexLayout, b: TexLayout): boolean {
 export interface StateObjects<P> {
   /** The current state and the scratch/next one; `cur` says which is current. */
   states: [P, P];
-  /** Two RG32UI (cellKey, payload) targets for the key pass and the sort's ping-pong. */
-  keys: [Target, Target];
+  /** The key pass's and the bitonic sort's targets (the sorted RG32UI keys among them). */
+  sort: SortTargets;
 }
 
 /** The objects of one build that do not depend on the path. */
@@ -259,7 +261,7 @@ export abstract class WebGL2PathBase<
     readonly canvas: HTMLCanvasElement,
     readonly gl: WebGL2RenderingContext,
     readonly maxTextureSize: number,
-    private readonly init: WebGL2PathInit,
+    protected readonly init: WebGL2PathInit,
   ) {
     this.maxCount = maxCountFor(maxTextureSize);
     const dims = gl.getParameter(gl.MAX_VIEWPORT_DIMS) as Int32Array | null;
@@ -414,8 +416,15 @@ export abstract class WebGL2PathBase<
     const d = flockDefines(this.params);
     this.compileSteer(env);
     if (this.params.neighborSearch === 'grid') {
-      env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', { DIMS: d.DIMS!, WRAP: d.WRAP! });
-      env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl');
+      // this.res, not this.ready: on a context restore build() runs while `lost` is still set.
+      const block = { BLOCK_LOG2: this.res!.sort.blockLog2 };
+      env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', {
+        DIMS: d.DIMS!,
+        WRAP: d.WRAP!,
+        ...block,
+      });
+      env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl', block);
+      env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', block);
       env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
       this.compileReorder(env);
     }
@@ -503,7 +512,7 @@ export abstract class WebGL2PathBase<
     this.count = state.count;
     const res = this.ready;
     if (!res) return;
-    if (!sameLayout(powerOfTwoLayout(state.count), res.keys[0].layout)) {
+    if (!sameLayout(powerOfTwoLayout(state.count), res.sort.sorted.layout)) {
       this.replaceStates(res, state.count);
     }
     this.upload(res, state);
@@ -529,11 +538,11 @@ export abstract class WebGL2PathBase<
       this.params,
       this.grid,
       res.bounds,
-      res.keys[0],
+      res.sort,
     );
     res.timer.end();
     res.timer.begin('sort');
-    const sorted = runBitonicSort(res.env, res.keys[0], res.keys[1]);
+    const sorted = runBitonicSort(res.env, res.sort);
     res.timer.end();
     res.timer.begin('cellTable');
     runCellTable(res.env, sorted, this.count, res.table);
@@ -602,6 +611,11 @@ export abstract class WebGL2PathBase<
       velocities[4 * id + 3] = nbr[nbrStride * s]!;
     }
     return { count, positions, velocities };
+  }
+
+  get sortPasses(): number | null {
+    const res = this.ready;
+    return res && this.params.neighborSearch === 'grid' ? sortPassCount(res.sort) : null;
   }
 
   async debugSortedKeys(): Promise<{ keys: Uint32Array; ids: Uint32Array }> {

@@ -24,6 +24,7 @@
 import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
 import { probeWebGL2 } from './capabilities';
+import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
 import { ProgramCache } from './program';
 import type { GridInputs } from './steer';
 import {
@@ -40,7 +41,7 @@ import {
 } from './tf-feedback';
 import { reorderProgram, runTFReorder } from './tf-reorder';
 import { runTFNeighborCount, runTFSteer, steerProgram } from './tf-steer';
-import { createTarget, deleteTarget, powerOfTwoLayout, type Target } from './textures';
+import { powerOfTwoLayout, type Target } from './textures';
 import {
   countsById,
   openWebGL2,
@@ -124,22 +125,21 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     const layout = powerOfTwoLayout(count);
     const bufs: StateBuffers[] = [];
     let copies: StateCopies | null = null;
-    const keys: Target[] = [];
+    let sort: SortTargets | null = null;
     try {
       bufs.push(createStateBuffers(gl, layout), createStateBuffers(gl, layout));
       copies = createStateCopies(gl, layout);
-      keys.push(createTarget(gl, layout, [gl.RG32UI], 'keys A'));
-      keys.push(createTarget(gl, layout, [gl.RG32UI], 'keys B'));
+      sort = createSortTargets(gl, count, this.init.sortBlockLog2);
       this.checkMemory(count);
       return {
         states: [bufs[0]!, bufs[1]!],
         copies,
-        keys: [keys[0]!, keys[1]!],
+        sort,
       };
     } catch (e) {
       bufs.forEach((b) => deleteStateBuffers(gl, b));
       deleteStateCopies(gl, copies);
-      keys.forEach((t) => deleteTarget(gl, t));
+      deleteSortTargets(gl, sort);
       throw e;
     }
   }
@@ -148,7 +148,7 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     const gl = this.gl;
     s.states.forEach((b) => deleteStateBuffers(gl, b));
     deleteStateCopies(gl, s.copies);
-    s.keys.forEach((t) => deleteTarget(gl, t));
+    deleteSortTargets(gl, s.sort);
   }
 
   protected replaceStates(res: FeedbackStates, count: number): void {

@@ -3,6 +3,7 @@
 // (cellKey, id) pairs are sorted, a permutation and keyed exactly as src/core/grid.ts; the grid
 // search finds the same neighbours as brute force and the CPU.
 import { afterEach, describe, expect, test } from 'vitest';
+import { blockedSortPassCount } from '../../src/core/bitonic';
 import { cellKeyOf, gridFor } from '../../src/core/grid';
 import type { FlockParams } from '../../src/core/params';
 import { buildCellLists, neighborCounts } from '../../src/core/reference';
@@ -74,6 +75,22 @@ describe.each(WEBGL2_PATHS)('$kind grid', (path) => {
         expectSortedPermutation(await b.debugSortedKeys!(), after, params);
       });
     }
+
+    test('blocks of 8 pairs (contexts with 4 draw buffers): sorted like the CPU, fewer passes', async () => {
+      for (const count of [17, 3001]) {
+        const params = parityParams({ count, seed: 31 + count });
+        const state = initialState(params);
+        backend?.dispose();
+        backend?.canvas.remove();
+        backend = await path.create({ canvas: addCanvas(), params, state, sortBlockLog2: 3 });
+        expect(backend.sortPasses).toBe(blockedSortPassCount(count, 3));
+        const sorted = await backend.debugSortedKeys!();
+        expectSortedPermutation(sorted, state, params);
+        expect([...sorted.ids]).toEqual([...buildCellLists(state, params).sortedIds]);
+      }
+      // 3001 boids: M = 4096, 1 + ceil((12 * 13 - 3 * 4) / 6) = 25 passes instead of 78.
+      expect(backend!.sortPasses).toBe(25);
+    });
 
     test('2D wrap keys (z cell 0)', async () => {
       const params = parityParams({
