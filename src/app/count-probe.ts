@@ -75,3 +75,24 @@ export async function probeCount(flock: Flock, targetFps = 30, frames = 3): Prom
     if (running) flock.start();
   }
 }
+
+/**
+ * The overlay's line for a probe's choice: the count, and whether it holds `targetFps` by the
+ * probe's proportional estimate. When no ladder count fits (a very slow device), it says that the
+ * count is the smallest offered and the estimated frame rate, not that it holds `targetFps`.
+ */
+export function probeMessage(probe: CountProbe, phone: boolean, targetFps = 30): string {
+  const who = phone ? 'small touch screen' : 'slow device';
+  const n = probe.count.toLocaleString('en-US');
+  const estimateMs = (probe.frameMs / Math.max(1, probe.atCount)) * probe.count;
+  const measured =
+    `one step + draw took ${probe.frameMs.toFixed(0)} ms at ` +
+    `${probe.atCount.toLocaleString('en-US')}; ?count=N in the URL overrides`;
+  if (estimateMs <= 1000 / targetFps)
+    return `${who}: ${n} boids, the most that hold ${targetFps} fps here (${measured})`;
+  const fps = 1000 / estimateMs;
+  return (
+    `${who}: ${n} boids, the fewest offered; even these do not hold ${targetFps} fps here ` +
+    `(about ${fps < 10 ? fps.toFixed(1) : fps.toFixed(0)} fps estimated: ${measured})`
+  );
+}

@@ -34,7 +34,13 @@ import {
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
-import { isSmallTouchScreen, probeCount, SLOW_FPS, type CountProbe } from './count-probe';
+import {
+  isSmallTouchScreen,
+  probeCount,
+  probeMessage,
+  SLOW_FPS,
+  type CountProbe,
+} from './count-probe';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui } from './param-gui';
@@ -384,11 +390,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     if (phone || 1000 / probe.frameMs < SLOW_FPS) {
       state.probe = probe;
       if (probe.count !== flock.params.count) setParams({ count: probe.count });
-      overlay.setProbe(
-        `${phone ? 'small touch screen' : 'slow device'}: ${probe.count.toLocaleString('en-US')} ` +
-          `boids, the most that hold 30 fps here (one step + draw took ${probe.frameMs.toFixed(0)} ms ` +
-          `at ${probe.atCount.toLocaleString('en-US')}; ?count=N in the URL overrides)`,
-      );
+      overlay.setProbe(probeMessage(probe, phone));
     }
   }
 
