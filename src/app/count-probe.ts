@@ -89,7 +89,7 @@ export function probeMessage(probe: CountProbe, phone: boolean, targetFps = 30):
     `one step + draw took ${probe.frameMs.toFixed(0)} ms at ` +
     `${probe.atCount.toLocaleString('en-US')}; ?count=N in the URL overrides`;
   if (estimateMs <= 1000 / targetFps)
-    return `${who}: ${n} boids, the most that hold ${targetFps} fps here (${measured})`;
+    return `${who}: ${n} boids, the most estimated to hold ${targetFps} fps here (${measured})`;
   const fps = 1000 / estimateMs;
   return (
     `${who}: ${n} boids, the fewest offered; even these do not hold ${targetFps} fps here ` +

@@ -544,11 +544,11 @@ describe.skipIf(!executablePath)('demo page', () => {
       const perBoid = got.probe!.frameMs / got.probe!.atCount;
       if (got.count > 512) expect(got.count * perBoid).toBeLessThanOrEqual(1000 / 30);
       const text = await page.locator('[data-field=probe]').textContent();
-      // "the most that hold 30 fps" only when the estimate holds it, else "the fewest offered".
+      // "the most estimated to hold 30 fps" only when the estimate holds it, else "the fewest offered".
       expect(text).toBe(probeMessage(got.probe!, true));
       expect(text).toMatch(
         got.count * perBoid <= 1000 / 30
-          ? /^small touch screen: [\d,]+ boids, the most that hold 30 fps here \(/
+          ? /^small touch screen: [\d,]+ boids, the most estimated to hold 30 fps here \(/
           : /^small touch screen: 512 boids, the fewest offered; even these do not hold 30 fps/,
       );
       await expect

@@ -14,10 +14,10 @@ describe('demo count probe', () => {
     expect(chooseCount(50, 1000, 1000 / 30, 1e9, [100, 200, 500, 1000])).toBe(500);
   });
 
-  test('the overlay says "the most that hold 30 fps" only when the estimate holds 30 fps', () => {
+  test('the overlay says "the most estimated to hold 30 fps" only when the estimate holds 30 fps', () => {
     // 100 ms at 16,384 -> 4,096 boids take an estimated 25 ms: they hold 30 fps.
     expect(probeMessage({ count: 4096, frameMs: 100, atCount: 16384 }, false)).toBe(
-      'slow device: 4,096 boids, the most that hold 30 fps here (one step + draw took 100 ms ' +
+      'slow device: 4,096 boids, the most estimated to hold 30 fps here (one step + draw took 100 ms ' +
         'at 16,384; ?count=N in the URL overrides)',
     );
     // 1,522 ms at 16,384 (this machine's SwiftShader WebGPU): 512 boids take an estimated
