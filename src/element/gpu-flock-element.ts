@@ -134,6 +134,13 @@ export class GpuFlockElement extends Base {
   /** Schema attributes whose last value was rejected: retried after every accepted change. */
   private _debug: { dispose(): void } | null = null;
   private readonly _rejected = new Set<string>();
+  /**
+   * The last value of each schema attribute that a flock accepted: a flock started again (the
+   * element re-inserted, a rebuild) with that attribute now invalid keeps it, as a running one does.
+   */
+  private readonly _lastGood = new Map<string, unknown>();
+  /** The last good `motion` value (a bad one fires 'error' and keeps it). */
+  private _motion: 'auto' | 'always' = 'auto';
   /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
   private _stillDrawn = false;
   private _stillBusy = false;
@@ -185,6 +192,7 @@ export class GpuFlockElement extends Base {
       return;
     }
     if (name === 'paused' || name === 'motion') {
+      if (name === 'motion') this._readMotion(flock !== null);
       this._stillDrawn = false;
       this._updateRunning();
       return;
@@ -218,6 +226,8 @@ export class GpuFlockElement extends Base {
       if (attr.target === 'params') flock.setParams({ [attr.name]: value });
       else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
       this._rejected.delete(attr.attribute);
+      if (text === null) this._lastGood.delete(attr.attribute);
+      else this._lastGood.set(attr.attribute, value);
       return true;
     } catch (e) {
       this._rejected.add(attr.attribute);
@@ -310,6 +320,7 @@ export class GpuFlockElement extends Base {
         if (err === null) {
           if (a.target === 'params') params[a.name] = value;
           else options.view[a.name] = value;
+          this._lastGood.set(a.attribute, value);
           failures.delete(a.attribute);
           progress = true;
         } else {
@@ -322,7 +333,18 @@ export class GpuFlockElement extends Base {
     for (const a of pending) {
       this._rejected.add(a.attribute);
       this._attributeError(a.attribute, this.getAttribute(a.attribute), failures.get(a.attribute));
+      // The value an earlier flock of this element accepted, if it still fits with the rest.
+      if (!this._lastGood.has(a.attribute)) continue;
+      const last = this._lastGood.get(a.attribute);
+      const err =
+        a.target === 'params'
+          ? checkParams({ ...params, [a.name]: last })
+          : checkView({ ...options.view, [a.name]: last });
+      if (err !== null) continue;
+      if (a.target === 'params') params[a.name] = last;
+      else options.view[a.name] = last;
     }
+    this._readMotion(true);
     // A count given beside a preset moves the preset's box with it (same density) unless the
     // bounds are given too.
     if (
@@ -450,9 +472,20 @@ export class GpuFlockElement extends Base {
 
   /** True when reduced motion applies: one still frame instead of the loop. */
   private _still(): boolean {
-    return (
-      (this._motionQuery?.matches ?? false) && (this.getAttribute('motion') ?? 'auto') !== 'always'
-    );
+    return (this._motionQuery?.matches ?? false) && this._motion !== 'always';
+  }
+
+  /** Reads `motion`: `auto` (absent) or `always`; anything else fires 'error' when `report` and keeps the last good value. */
+  private _readMotion(report: boolean): void {
+    const text = this.getAttribute('motion');
+    const t = text === null ? 'auto' : text.trim();
+    if (t === 'auto' || t === 'always') this._motion = t;
+    else if (report)
+      this._attributeError(
+        'motion',
+        text,
+        new FlockError('motion', text, 'one of "auto", "always"'),
+      );
   }
 
   /** Runs the loop while connected, near the viewport, in a visible tab and not paused. */

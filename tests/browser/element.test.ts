@@ -220,6 +220,40 @@ describe('<gpu-flock>', () => {
     expect(s.count).toBe(1000);
   });
 
+  test('re-inserted with an attribute made bad meanwhile: reported, and the last good value kept', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '777', seed: '5' });
+    const first = await el.ready;
+    expect(first.params.count).toBe(777);
+    el.remove();
+    await sleep(0);
+    const errors: AttributeErrorDetail[] = [];
+    el.addEventListener('error', (e) =>
+      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
+    );
+    el.setAttribute('count', 'abc'); // while out of the page: no flock to reject it yet
+    document.body.append(el);
+    const second = await el.ready;
+    expect(second).not.toBe(first);
+    expect(errors.map((e) => [e.attribute, e.value])).toEqual([['count', 'abc']]);
+    expect(second.params.count).toBe(777); // not the default 16,384
+    expect(second.params.seed).toBe(5);
+    expect((await second.readState()).count).toBe(777);
+  });
+
+  test('a bad motion value fires error naming it and keeps the last good one', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1000', motion: 'always' });
+    await el.ready;
+    const errors: AttributeErrorDetail[] = [];
+    el.addEventListener('error', (e) =>
+      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
+    );
+    el.setAttribute('motion', 'never');
+    expect(errors.map((e) => [e.attribute, e.value, e.allowed])).toEqual([
+      ['motion', 'never', 'one of "auto", "always"'],
+    ]);
+    expect(errors[0]!.error).toBeInstanceOf(FlockError);
+  });
+
   test('starts only near the viewport; stops off-screen; paused stops the loop', async () => {
     const spacer = document.createElement('div');
     spacer.style.height = '4000px';
