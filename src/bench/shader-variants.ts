@@ -3,9 +3,11 @@
  * steer shaders of both GPU backends with the code of every term that is off in the default flock
  * cut out, so the default flock can be timed against the same flock without that code.
  * Off in the default flock and cut here:
- * - WebGPU (src/webgpu/steer.wgsl, uniform branches): the species test per neighbour (isMate ->
- *   true), the obstacles' avoidance and hard constraint loops, the attractor, the predators' loop
- *   and the flow (flowAt -> 0: wind and turbulence).
+ * - WebGPU (src/webgpu/steer.wgsl): the species test per neighbour (isMate -> true), the
+ *   obstacles' avoidance and hard constraint loops, the attractor, the predators' loop and the flow
+ *   (flowAt -> 0: wind and turbulence). Since the steer pipeline is specialised for the
+ *   parameters (src/webgpu/terms.ts: the code of off terms is compiled out by override constants),
+ *   this variant should time like the default flock: it checks that specialisation.
  * - WebGL2 (glsl/flock-rules.glsl; species and wrap are already #defines there): the obstacles'
  *   avoidance loop and constraint, the attractor, the predators' loop and the flow.
  * The cuts find functions by signature and statements by their first words and match braces, so a
@@ -66,11 +68,11 @@ export function wgslWithoutOffTerms(src: string, cut: OffTermCut = 'all'): strin
   if (cut !== 'forces') s = replaceBody(s, 'fn isMate(', 'return true;');
   if (cut === 'species') return s;
   const pf = 'fn pointForces(';
-  s = removeStatement(s, pf, 'for (var k = 0u; k < P.obstacleCount');
-  s = removeStatement(s, pf, 'if (P.attractorStrength != 0.0)');
-  s = removeStatement(s, pf, 'for (var k = 0u; k < P.predatorCount');
+  s = removeStatement(s, pf, 'for (var k = 0u; k < obstacles');
+  s = removeStatement(s, pf, 'if (attractorOn())');
+  s = removeStatement(s, pf, 'for (var k = 0u; k < predators');
   s = replaceBody(s, 'fn flowAt(', 'return vec3f(0.0);');
-  s = removeStatement(s, 'fn integrate(', 'for (var k = 0u; k < P.obstacleCount');
+  s = removeStatement(s, 'fn integrate(', 'for (var k = 0u; k < obstacles');
   return s;
 }
 
