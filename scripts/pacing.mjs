@@ -7,13 +7,9 @@
 //     real time; 'adaptive': as many steps as fit the frame budget), in the same run.
 // Options: --backends webgl2,webgpu --counts 16384,65536 --seconds 5 --modes catch-up,adaptive
 //   --root DIR (serve another checkout, e.g. main, for a before/after) --first-only
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createServer } from 'vite';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
+import { serveMeasurePage, withMeasurePage } from './measure-page.mjs';
 
 const { values: a } = parseArgs({
   options: {
@@ -26,29 +22,12 @@ const { values: a } = parseArgs({
   },
 });
 const root = resolve(a.root);
-const server = await createServer({
-  root,
-  configFile: join(root, 'vite.config.ts'),
-  logLevel: 'error',
-  server: { port: 0, strictPort: false },
-});
-await server.listen();
-const url = `${server.resolvedUrls.local[0]}scripts/measure.html`;
+const { url, close } = await serveMeasurePage(root);
 const rows = [];
 try {
   for (const backend of a.backends.split(',')) {
     for (const count of a.counts.split(',').map(Number)) {
-      const profile = mkdtempSync(join(tmpdir(), 'flock-pacing-'));
-      const ctx = await chromium.launchPersistentContext(profile, {
-        executablePath: findChromium() ?? undefined,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 800, height: 600 },
-      });
-      try {
-        const page = ctx.pages()[0] ?? (await ctx.newPage());
-        await page.goto(url);
-        await page.waitForFunction(() => window.gpuFlock !== undefined, null, { timeout: 60_000 });
+      await withMeasurePage(url, { width: 800, height: 600 }, async (page) => {
         const first = await page.evaluate(
           async ({ backend, count }) => {
             const t0 = performance.now();
@@ -117,14 +96,11 @@ try {
         await page.evaluate(() => window.theFlock.dispose());
         rows.push(row);
         console.log(JSON.stringify(row));
-      } finally {
-        await ctx.close();
-        rmSync(profile, { recursive: true, force: true });
-      }
+      });
     }
   }
 } finally {
-  await server.close();
+  await close();
 }
 const f = (x, d = 1) => (x === null || x === undefined ? '-' : x.toFixed(d));
 console.log(`\nfirst frame (ms from createFlock), root ${root}`);

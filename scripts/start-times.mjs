@@ -7,13 +7,9 @@
 // share both.
 // Options: --backends webgpu,webgl2 --count 2000 --flocks 3 --repeats 1
 //   --root DIR (serve another checkout, e.g. main, for a before/after)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createServer } from 'vite';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
+import { serveMeasurePage, withMeasurePage } from './measure-page.mjs';
 
 const { values: a } = parseArgs({
   options: {
@@ -25,29 +21,12 @@ const { values: a } = parseArgs({
   },
 });
 const root = resolve(a.root);
-const server = await createServer({
-  root,
-  configFile: join(root, 'vite.config.ts'),
-  logLevel: 'error',
-  server: { port: 0, strictPort: false },
-});
-await server.listen();
-const url = `${server.resolvedUrls.local[0]}scripts/measure.html`;
+const { url, close } = await serveMeasurePage(root);
 const rows = [];
 try {
   for (let rep = 0; rep < Number(a.repeats); rep++) {
     for (const backend of a.backends.split(',')) {
-      const profile = mkdtempSync(join(tmpdir(), 'flock-start-'));
-      const ctx = await chromium.launchPersistentContext(profile, {
-        executablePath: findChromium() ?? undefined,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: { width: 1000, height: 800 },
-      });
-      try {
-        const page = ctx.pages()[0] ?? (await ctx.newPage());
-        await page.goto(url);
-        await page.waitForFunction(() => window.gpuFlock !== undefined, null, { timeout: 60_000 });
+      await withMeasurePage(url, { width: 1000, height: 800 }, async (page) => {
         const times = await page.evaluate(
           async ({ backend, count, flocks }) => {
             const out = [];
@@ -81,14 +60,11 @@ try {
         const row = { backend, count: Number(a.count), times };
         rows.push(row);
         console.log(JSON.stringify(row));
-      } finally {
-        await ctx.close();
-        rmSync(profile, { recursive: true, force: true });
-      }
+      });
     }
   }
 } finally {
-  await server.close();
+  await close();
 }
 const f = (x) => x.toFixed(0).padStart(6);
 console.log(`\nstart times on one page (ms from createFlock), root ${root}`);
