@@ -4,6 +4,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
+import { PREBUNDLED_DEPS } from './scripts/prebundle.mjs';
 
 const executablePath = findChromium() ?? undefined;
 
@@ -38,14 +39,7 @@ export default defineConfig({
   // Pre-bundle the runtime dependencies up front: a dependency discovered mid-test makes Vite
   // reload the page under a running browser test.
   optimizeDeps: {
-    include: [
-      'dat.gui',
-      'gl-matrix',
-      'gl-matrix/esm/mat4.js',
-      'gl-matrix/esm/vec3.js',
-      'twgl.js',
-      'chart.js',
-    ],
+    include: [...PREBUNDLED_DEPS, 'chart.js'],
   },
   build: {
     target: 'es2022',

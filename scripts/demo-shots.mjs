@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
+import { PREBUNDLED_DEPS } from './prebundle.mjs';
 
 const [outDir, ...jobs] = process.argv.slice(2);
 if (!outDir || jobs.length === 0) {
@@ -22,7 +23,7 @@ const server = await createServer({
   logLevel: 'error',
   cacheDir: join(tmpdir(), 'gpu-flock-shots-vite'),
   optimizeDeps: {
-    include: ['dat.gui', 'gl-matrix', 'gl-matrix/esm/mat4.js', 'gl-matrix/esm/vec3.js', 'twgl.js'],
+    include: [...PREBUNDLED_DEPS],
   },
   server: { host: '127.0.0.1', port: 0, hmr: false },
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { grabDemoCanvas } from '../support/demo-grab';
 import { probeMessage } from '../../src/app/count-probe';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import { PREBUNDLED_DEPS } from '../../scripts/prebundle.mjs';
 
 const executablePath = findChromium();
 const root = join(import.meta.dirname, '../..');
@@ -62,13 +63,7 @@ describe.skipIf(!executablePath)('demo page', () => {
       cacheDir: join(tmpdir(), 'gpu-flock-e2e-vite'),
       // Pre-bundle up front, so Vite never reloads the page mid-test after discovering a dependency.
       optimizeDeps: {
-        include: [
-          'dat.gui',
-          'gl-matrix',
-          'gl-matrix/esm/mat4.js',
-          'gl-matrix/esm/vec3.js',
-          'twgl.js',
-        ],
+        include: [...PREBUNDLED_DEPS],
       },
       server: { host: '127.0.0.1', port, strictPort: true, hmr: false },
     });

@@ -16,6 +16,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { grabDemoCanvas } from '../support/demo-grab';
+import { PREBUNDLED_DEPS } from '../../scripts/prebundle.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -107,15 +108,7 @@ describe.skipIf(!available)('Firefox ESR (WebGL2 rungs)', () => {
       cacheDir: join(tmpdir(), 'gpu-flock-firefox-vite'),
       resolve: { alias: { vitest: join(root, 'tests/firefox/vitest-shim.ts') } },
       optimizeDeps: {
-        include: [
-          'dat.gui',
-          'gl-matrix',
-          'gl-matrix/esm/mat4.js',
-          'gl-matrix/esm/vec3.js',
-          'twgl.js',
-          'chai',
-          '@vitest/expect',
-        ],
+        include: [...PREBUNDLED_DEPS, 'chai', '@vitest/expect'],
         entries: ['index.html', 'tests/firefox/page.html'],
       },
       server: { host: '127.0.0.1', port: 0, hmr: false },

@@ -1,0 +1,1 @@
+export declare const PREBUNDLED_DEPS: readonly string[];
