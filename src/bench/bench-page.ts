@@ -376,28 +376,33 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
     $<HTMLButtonElement>('run').disabled = true;
     $<HTMLButtonElement>('stop').disabled = false;
     const t0 = performance.now();
+    // What the sweep and the cost rows share: their settings and what each row does on arrival.
+    const common = {
+      samples: s.samples,
+      batch: s.batch,
+      budgetMs: s.budgetMs,
+      dimensions: s.dimensions,
+      seed: s.seed,
+      container: $('stage'),
+      onProgress: (t: string) => (status.textContent = `running: ${t}`),
+      aborted: () => abort,
+    };
+    const onRow = (row: AnyRow) => {
+      if (isMeasured(row) && device) row.device = deviceOf(device, row.backend, row.device);
+      rows.push(row);
+      redraw();
+    };
     try {
       await runSweep(
         familiesOf(s),
         s.counts,
         {
-          samples: s.samples,
-          batch: s.batch,
+          ...common,
           frames: s.frames,
-          budgetMs: s.budgetMs,
-          dimensions: s.dimensions,
-          seed: s.seed,
-          container: $('stage'),
           maxCount: (f) =>
             f.mode === 'brute' ? s.bruteMax : f.scene ? STEADY_MAX_COUNT : Infinity,
-          onProgress: (t) => (status.textContent = `running: ${t}`),
-          aborted: () => abort,
         },
-        (row) => {
-          if (isMeasured(row) && device) row.device = deviceOf(device, row.backend, row.device);
-          rows.push(row);
-          redraw();
-        },
+        onRow,
       );
       if (s.behaviours !== 'none' && !abort) {
         // Cost rows on the chosen GPU backends' default families (webgpu counting, webgl2 grid).
@@ -411,22 +416,8 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
               : s.behaviours,
           s.behaviourCounts,
           s.rounds,
-          {
-            samples: s.samples,
-            batch: s.batch,
-            frames: 0,
-            budgetMs: s.budgetMs,
-            dimensions: s.dimensions,
-            seed: s.seed,
-            container: $('stage'),
-            onProgress: (t) => (status.textContent = `running: ${t}`),
-            aborted: () => abort,
-          },
-          (row) => {
-            if (isMeasured(row) && device) row.device = deviceOf(device, row.backend, row.device);
-            rows.push(row);
-            redraw();
-          },
+          { ...common, frames: 0 },
+          onRow,
         );
       }
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
