@@ -238,6 +238,24 @@ export function blockStage(
   }
 }
 
+/**
+ * Where output texel t's slot r of a pass reads from, as the sort fragment shader computes it:
+ * the storage index (input texel * 2^p + input slot) of each of its 2^p slots.
+ */
+export function blockedGather(u: BlockedPassUniforms, t: number, p: number): Uint32Array {
+  let tDyn = 0;
+  let rDyn = 0;
+  for (const run of u.runs) {
+    const v = ((t >> run.src) & run.mask) << run.dst;
+    if (run.toRegister) rDyn |= v;
+    else tDyn |= v;
+  }
+  const P = 1 << p;
+  const at = new Uint32Array(P);
+  for (let r = 0; r < P; r++) at[r] = (tDyn | u.slotTexel[r]!) * P + (rDyn | u.slotRegister[r]!);
+  return at;
+}
+
 /** dirCode of a local stage (canonical layout, in the key pass). */
 export function localDirCode(s: BlockedStage, p: number): number {
   if (s.dirBit < 0) return -1;
@@ -272,17 +290,10 @@ export function blockedSortPairs(keys: Uint32Array, ids: Uint32Array, p: number)
     const ok = new Uint32Array(M);
     const oi = new Uint32Array(M);
     for (let t = 0; t < blocks; t++) {
-      let tDyn = 0;
-      let rDyn = 0;
-      for (const run of u.runs) {
-        const v = ((t >> run.src) & run.mask) << run.dst;
-        if (run.toRegister) rDyn |= v;
-        else tDyn |= v;
-      }
+      const at = blockedGather(u, t, p);
       for (let r = 0; r < P; r++) {
-        const at = (tDyn | u.slotTexel[r]!) * P + (rDyn | u.slotRegister[r]!);
-        bk[r] = sk[at]!;
-        bi[r] = si[at]!;
+        bk[r] = sk[at[r]!]!;
+        bi[r] = si[at[r]!]!;
       }
       for (let s = 0; s < u.stages; s++) blockStage(bk, bi, p - 1 - s, u.dirs[s]!, t);
       ok.set(bk, t * P);

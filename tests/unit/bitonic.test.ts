@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   bitonicPasses,
   bitonicSortPairs,
+  blockedGather,
   blockedPassUniforms,
   blockedPlan,
   blockedSortPairs,
@@ -120,15 +121,7 @@ describe('blocked bitonic network (several stages per pass)', () => {
       expect(u.runs.length).toBeLessThanOrEqual(maxRuns(4));
       const seen = new Uint8Array(1 << 11);
       for (let t = 0; t < 1 << 7; t++) {
-        let tDyn = 0;
-        let rDyn = 0;
-        for (const run of u.runs) {
-          const v = ((t >> run.src) & run.mask) << run.dst;
-          if (run.toRegister) rDyn |= v;
-          else tDyn |= v;
-        }
-        for (let r = 0; r < 16; r++)
-          seen[(tDyn | u.slotTexel[r]!) * 16 + (rDyn | u.slotRegister[r]!)]!++;
+        for (const at of blockedGather(u, t, 4)) seen[at]!++;
       }
       expect(seen.every((x) => x === 1)).toBe(true);
     }
