@@ -15,7 +15,13 @@ import { initialState, type FlockState } from '../../src/core/state';
 import { createWebGPUBackend } from '../../src/webgpu/webgpu-backend';
 import { addCanvas } from '../support/browser';
 import { ALL_TERMS, behaviourCases, FOUR_OBSTACLES } from '../support/behaviour-cases';
-import { allFinite, checkCounts, checkTolerance, parityParams } from '../support/compare';
+import {
+  allFinite,
+  checkCounts,
+  checkTolerance,
+  parityParams,
+  outsideBox,
+} from '../support/compare';
 import { FEEDBACK_PATH, TEXTURE_PATH } from '../support/webgl2-paths';
 
 interface Kind {
@@ -74,18 +80,6 @@ function load(b: Backend, params: FlockParams, state: FlockState, time = 0): voi
   b.setState(state, time);
 }
 
-function expectInBox(s: FlockState, p: FlockParams): void {
-  const axes = p.dimensions === 2 ? 2 : 3;
-  let outside = 0;
-  for (let i = 0; i < s.count; i++) {
-    for (let a = 0; a < axes; a++) {
-      const x = s.positions[4 * i + a]!;
-      if (!(x >= p.boundsMin[a]! && x <= p.boundsMax[a]!)) outside++;
-    }
-  }
-  expect(outside).toBe(0);
-}
-
 describe.each(KINDS)('$kind: the model terms against the CPU reference', (k) => {
   let b: Backend;
   const cases = behaviourCases(k.count);
@@ -118,7 +112,7 @@ describe.each(KINDS)('$kind: the model terms against the CPU reference', (k) => 
         expect(report.ok, report.message).toBe(true);
         const counts = checkCounts(got, ref, n);
         expect(counts.ok, counts.message).toBe(true);
-        expectInBox(got, c.params);
+        expect(outsideBox(got, c.params)).toBe(0);
       }
     });
   }
@@ -171,7 +165,7 @@ describe.each(KINDS)('$kind: the model terms against the CPU reference', (k) => 
       b.step(1);
       const got = await b.readState();
       expect(allFinite(got)).toBe(true);
-      expectInBox(got, p);
+      expect(outsideBox(got, p)).toBe(0);
       const want = referenceSteps(s0, p, 1, undefined, t);
       // A boid moved out of a sphere's centre has an ill-conditioned direction (its float32
       // offset is a few hundredths long), so its surface point may differ by ~1e-4: the rule
@@ -237,7 +231,7 @@ describe.each(KINDS)('$kind: the model terms against the CPU reference', (k) => 
       b.step(steps);
       const got = await b.readState();
       expect(allFinite(got)).toBe(true);
-      expectInBox(got, p);
+      expect(outsideBox(got, p)).toBe(0);
       expect(b.time).toBeCloseTo(1e4 + steps * p.timeStep, 6);
     }
   });

@@ -8,21 +8,8 @@ import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
 import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
 import { addCanvas } from '../support/browser';
-import { allFinite, checkTolerance, parityParams } from '../support/compare';
+import { allFinite, checkTolerance, parityParams, outsideBox } from '../support/compare';
 import { WEBGL2_PATHS } from '../support/webgl2-paths';
-
-function expectInBox(s: FlockState, p: FlockParams): void {
-  const axes = p.dimensions === 2 ? 2 : 3;
-  let outside = 0;
-  for (let i = 0; i < s.count; i++) {
-    for (let a = 0; a < axes; a++) {
-      const x = s.positions[4 * i + a]!;
-      if (!(x >= p.boundsMin[a]! && x <= p.boundsMax[a]!)) outside++;
-    }
-    if (axes === 2) expect(s.positions[4 * i + 2]).toBe(0);
-  }
-  expect(outside).toBe(0);
-}
 
 const modes: [string, Partial<FlockParams>][] = [
   ['bounce grid', {}],
@@ -55,7 +42,7 @@ describe.each(WEBGL2_PATHS)('$kind degenerate states', (path) => {
       }
       const got = await run(params, state, 5);
       expect(allFinite(got)).toBe(true);
-      expectInBox(got, params);
+      expect(outsideBox(got, params, true)).toBe(0);
       const report = checkTolerance(got, referenceSteps(state, params, 5), params, 5);
       expect(report.ok, report.message).toBe(true);
       // They part through their velocities: no longer all at one point.
@@ -68,7 +55,7 @@ describe.each(WEBGL2_PATHS)('$kind degenerate states', (path) => {
       state.velocities.fill(0);
       const got = await run(params, state, 4);
       expect(allFinite(got)).toBe(true);
-      expectInBox(got, params);
+      expect(outsideBox(got, params, true)).toBe(0);
       const report = checkTolerance(got, referenceSteps(state, params, 4), params, 4);
       expect(report.ok, report.message).toBe(true);
     });
@@ -121,7 +108,7 @@ describe.each(WEBGL2_PATHS)('$kind degenerate states', (path) => {
       }
       const got = await run(params, state, 3);
       expect(allFinite(got)).toBe(true);
-      expectInBox(got, params);
+      expect(outsideBox(got, params, true)).toBe(0);
       for (let i = 0; i < state.count; i++) {
         expect(got.positions[4 * i + 3]).toBe(i % 7);
         const v = got.velocities.subarray(4 * i, 4 * i + 3);

@@ -105,3 +105,20 @@ export function checkCounts(got: FlockState, want: FlockState, steps: number): T
     message: `${steps} step(s): ${species} boids with another species, ${nbr}/${got.count} with another |N_i| (at most ${allowed})`,
   };
 }
+
+/**
+ * How many position coordinates of `s` lie outside `p`'s box on the active axes (x, y and, in 3D,
+ * z); NaN counts as outside. In 2D, `flatZ` also counts every boid whose z is not +0 (Object.is).
+ */
+export function outsideBox(s: FlockState, p: FlockParams, flatZ = false): number {
+  const axes = p.dimensions === 2 ? 2 : 3;
+  let outside = 0;
+  for (let i = 0; i < s.count; i++) {
+    for (let a = 0; a < axes; a++) {
+      const x = s.positions[4 * i + a]!;
+      if (!(x >= p.boundsMin[a]! && x <= p.boundsMax[a]!)) outside++;
+    }
+    if (flatZ && axes === 2 && !Object.is(s.positions[4 * i + 2], 0)) outside++;
+  }
+  return outside;
+}
