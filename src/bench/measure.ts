@@ -416,37 +416,55 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
     const stepPasses = medianPasses(passSeen.length ? passSeen : [t.passes]);
     const drawPasses = medianPasses(drawSeen);
     const passes: PassTimes = { ...stepPasses, draw: drawPasses.draw ?? stepPasses.draw };
-    const timing: TimingKind = t.timing;
-    const stepMs = median(samples);
     const params = flock.params;
     return {
-      ...c,
-      dimensions: d,
-      seed: params.seed,
-      label,
-      box: params.boundsMax[0] - params.boundsMin[0],
+      ...stepFields(c, flock, samples, batch, stepPasses, setupMs),
       meanNeighbors: steadyNeighbors ?? expectedNeighbors(c.count, params.perceptionRadius, d),
-      stepMs,
-      minMs: Math.min(...samples),
-      maxMs: Math.max(...samples),
-      samples,
-      batch,
-      stepsPerSecond: 1000 / stepMs,
-      gpuStepMs: timing === 'gpu' ? sumStepPasses(stepPasses) : null,
-      timing,
       passes,
       drawMs,
       frameMs,
       fps: frameMs === null ? null : 1000 / frameMs,
-      canvas: [flock.canvas.width, flock.canvas.height],
-      setupMs,
       overBudget,
-      device: flock.deviceInfo,
-      sortPasses: flock._debug?.sortPasses ?? null,
     };
   } finally {
     flock.dispose();
   }
+}
+
+/**
+ * The fields of a measured row that come from the case, the flock and its step samples (ms per
+ * step, each a batch of `batch` steps): the sweep's rows and the cost rows share them.
+ */
+function stepFields(
+  c: BenchCase,
+  flock: Flock,
+  samples: number[],
+  batch: number,
+  stepPasses: PassTimes,
+  setupMs: number,
+) {
+  const params = flock.params;
+  const stepMs = median(samples);
+  const timing: TimingKind = flock.timings().timing;
+  return {
+    ...c,
+    dimensions: c.dimensions ?? 3,
+    seed: params.seed,
+    label: caseLabel(c),
+    box: params.boundsMax[0] - params.boundsMin[0],
+    stepMs,
+    minMs: Math.min(...samples),
+    maxMs: Math.max(...samples),
+    samples,
+    batch,
+    stepsPerSecond: 1000 / stepMs,
+    gpuStepMs: timing === 'gpu' ? sumStepPasses(stepPasses) : null,
+    timing,
+    canvas: [flock.canvas.width, flock.canvas.height] as [number, number],
+    setupMs,
+    device: flock.deviceInfo,
+    sortPasses: flock._debug?.sortPasses ?? null,
+  };
 }
 
 async function drawAndWait(flock: Flock): Promise<void> {
@@ -650,37 +668,18 @@ export async function runCosts(
         };
         open.forEach(({ c, flock, setupMs }, k) => {
           const samples = ms[k]!;
-          const stepMs = median(samples);
-          const t = flock.timings();
-          const passes = medianPasses(seen[k]!.length ? seen[k]! : [t.passes]);
+          const passes = medianPasses(seen[k]!.length ? seen[k]! : [flock.timings().passes]);
           const params = flock.params;
-          const d = c.dimensions ?? 3;
           const sv = ratios(steer[k]!, steer[0]!);
           const cpuSamples = cpu[k]!.filter((x): x is number => x !== null);
           onRow({
-            ...c,
-            dimensions: d,
-            seed: params.seed,
-            label: caseLabel(c),
-            box: params.boundsMax[0] - params.boundsMin[0],
-            meanNeighbors: expectedNeighbors(c.count, params.perceptionRadius, d),
-            stepMs,
-            minMs: Math.min(...samples),
-            maxMs: Math.max(...samples),
-            samples,
-            batch,
-            stepsPerSecond: 1000 / stepMs,
-            gpuStepMs: t.timing === 'gpu' ? sumStepPasses(passes) : null,
-            timing: t.timing,
+            ...stepFields(c, flock, samples, batch, passes, setupMs),
+            meanNeighbors: expectedNeighbors(c.count, params.perceptionRadius, c.dimensions ?? 3),
             passes,
             drawMs: null,
             frameMs: null,
             fps: null,
-            canvas: [flock.canvas.width, flock.canvas.height],
-            setupMs,
             overBudget: probe > o.budgetMs,
-            device: flock.deviceInfo,
-            sortPasses: flock._debug?.sortPasses ?? null,
             vsPlain: ratios(samples, ms[0]!),
             ...(sv.length ? { steerVsPlain: sv } : {}),
             ...(cpuSamples.length
