@@ -10,6 +10,7 @@ export default tseslint.config(
       'dist/',
       'bench-results/',
       '.gpu/',
+      '.gpu-perf/',
       '.gl/',
       '.pack/',
       'examples/*/dist/',
