@@ -574,7 +574,7 @@ async function main(): Promise<void> {
   if (ratios.length) console.log(ratios.join(' | '));
   if (steady.length) {
     console.log(
-      `\nsteady state after ${args.warmSteps} steps (default steering), dense = box side / 2.15; frame = one step + the draw at 1920x1080 (WebGPU render pipeline); ms per step or frame`,
+      `\nsteady state after ${args.warmSteps} steps (${args.model === 'first' ? 'first model: sum steering, bounce' : 'default steering'}), dense = box side / 2.15; frame = one step + the draw at 1920x1080 (WebGPU render pipeline); ms per step or frame`,
     );
     console.log(steadyTable(steady));
   }
