@@ -64,29 +64,34 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
 
 interface Opened {
   page: Page;
-  /** Gzip bytes of every JavaScript response the page loaded, by URL path. */
-  js: Map<string, number>;
+  /**
+   * Gzip bytes of the JavaScript responses the page has received so far: their bodies arrive
+   * after the response event, so this waits for those (a sum taken at once missed some).
+   */
+  shipped: () => Promise<{ bytes: number; files: string }>;
   problems: string[];
 }
 
 /** Opens `url`; optionally hides WebGPU (navigator.gpu undefined) so `auto` takes WebGL2. */
 async function open(context: BrowserContext, url: string, hideWebGPU = false): Promise<Opened> {
   const page = await context.newPage();
-  const js = new Map<string, number>();
+  const bodies: Promise<[string, number]>[] = [];
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('response', async (r) => {
+  page.on('response', (r) => {
     if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`);
     const type = r.headers()['content-type'] ?? '';
     if (!type.includes('javascript') || r.status() !== 200) return;
-    try {
-      js.set(new URL(r.url()).pathname, gzipSync(await r.body(), { level: 9 }).length);
-    } catch {
-      // a response whose body is gone (page closed): not counted
-    }
+    const file = new URL(r.url()).pathname.split('/').pop()!;
+    bodies.push(
+      r.body().then(
+        (body): [string, number] => [file, gzipSync(body, { level: 9 }).length],
+        (): [string, number] => [file, 0], // a body that is gone (page closed): not counted
+      ),
+    );
   });
   await page.addInitScript((hide: boolean) => {
     const w = window as unknown as { __csp: string[] };
@@ -97,7 +102,15 @@ async function open(context: BrowserContext, url: string, hideWebGPU = false): P
     if (hide) Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined });
   }, hideWebGPU);
   await page.goto(url);
-  return { page, js, problems };
+  // The responses received by now (not those that come later), once their bodies are in.
+  const shipped = async () => {
+    const got = (await Promise.all(bodies.slice())).sort((a, b) => b[1] - a[1]);
+    return {
+      bytes: got.reduce((a, b) => a + b[1], 0),
+      files: got.map(([f, n]) => `${f} ${kb(n)}`).join(', '),
+    };
+  };
+  return { page, shipped, problems };
 }
 
 /** The hero flock's backend, once its `ready` resolves. */
@@ -189,12 +202,6 @@ async function cpuWorker(page: Page): Promise<{ info: string; reason: string }> 
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-function total(js: Map<string, number>): number {
-  let n = 0;
-  for (const v of js.values()) n += v;
-  return n;
 }
 
 let context: BrowserContext;
@@ -313,14 +320,14 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
 
   for (const name of Object.keys(EXAMPLES)) {
     test(`${name}: a GPU backend, a moving flock behind clickable hero text, strict CSP, worker found`, async () => {
-      const { page, js, problems } = await open(context, `${urls[name]}/`);
+      const { page, shipped: jsShipped, problems } = await open(context, `${urls[name]}/`);
       try {
         const backend = await heroBackend(page);
         expect(GPU_RUNGS, `backend ${backend}; problems: ${problems.join(' | ')}`).toContain(
           backend,
         );
         const g = await grabTwice(page);
-        const shipped = total(js); // before the cpu check below loads that backend too
+        const shipped = await jsShipped(); // before the cpu check below loads that backend too
         expect(g.lit, 'pixels that are not the background').toBeGreaterThan(200);
         expect(g.changed, 'pixels that changed between frames').toBeGreaterThan(50);
         expect(await onTop(page)).toEqual({ h1: 'h1', button: 'button' });
@@ -346,7 +353,9 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
           [],
         );
         expect(problems).toEqual([]);
-        sizes.push(`  ${name.padEnd(12)} ${backend.padEnd(7)} ${kb(shipped)}`);
+        sizes.push(
+          `  ${name.padEnd(12)} ${backend.padEnd(7)} ${kb(shipped.bytes)}  (${shipped.files})`,
+        );
       } finally {
         await page.close();
       }
@@ -354,7 +363,8 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
       const gl = await open(context, `${urls[name]}/`, true);
       try {
         expect(await heroBackend(gl.page)).toBe('webgl2');
-        sizes.push(`  ${name.padEnd(12)} webgl2  ${kb(total(gl.js))}`);
+        const glShipped = await gl.shipped();
+        sizes.push(`  ${name.padEnd(12)} webgl2  ${kb(glShipped.bytes)}  (${glShipped.files})`);
       } finally {
         await gl.page.close();
       }
