@@ -15,8 +15,10 @@
  * constructed one, so a strict CSP without 'unsafe-inline' styles is fine), starts only once it
  * is near the viewport, stops while off-screen or in a hidden tab, disposes its flock when
  * removed from the page and builds a new one when inserted again. With
- * `prefers-reduced-motion: reduce` it steps a few seconds unseen and draws one still frame,
- * unless the page opts in to motion with `motion="always"`.
+ * `prefers-reduced-motion: reduce` it flies the flock unseen until it has formed groups
+ * (stillPlan in still.ts: simulated seconds from the density, at most STILL_BUDGET_MS of wall
+ * time), draws one still frame and fires 'still' (detail: StillDetail), unless the page opts in
+ * to motion with `motion="always"`.
  * Owns: its flock (and the flock's canvas), its observers and listeners.
  */
 import { createFlock, DISABLE_NAMES, FlockError } from '../index';
@@ -31,9 +33,21 @@ import {
   type SchemaAttribute,
 } from './attributes';
 import { VIEW_SCHEMA_ENTRIES, type ViewTarget } from './view-support';
+import { STILL_BUDGET_MS, stillPlan } from './still';
 
-/** Steps taken unseen before the still frame of reduced motion (3 s at the default 1/60 s). */
-export const STILL_STEPS = 180;
+/** What the 'still' event carries: the warm-up run before the reduced-motion frame. */
+export interface StillDetail {
+  /** Steps taken unseen (of StillPlan.timeStep seconds each). */
+  steps: number;
+  /** The flock's simulated time at the still frame, s. */
+  seconds: number;
+  /** Wall-clock time of the warm-up, ms. */
+  ms: number;
+  /** True when the wall-clock bound cut the plan short (the frame shows the state reached). */
+  cut: boolean;
+}
+/** Steps per chunk before the pace is known (the bound is checked between chunks). */
+const STILL_FIRST_CHUNK = 8;
 /** The element starts its flock once it is this close to the viewport. */
 const NEAR_VIEWPORT = '200px';
 /** A touch held this long (ms) without moving far repels instead of attracting. */
@@ -118,6 +132,12 @@ const Base: typeof HTMLElement =
   typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
 
 export class GpuFlockElement extends Base {
+  /**
+   * Wall-clock bound on the unseen warm-up of reduced motion, ms (default STILL_BUDGET_MS, for
+   * every element of the page); past it the still frame shows the state reached.
+   */
+  static stillBudgetMs = STILL_BUDGET_MS;
+
   static get observedAttributes(): string[] {
     return [...SCHEMA_ATTRS.map((a) => a.attribute), ...ELEMENT_ATTRIBUTES.map((a) => a.attribute)];
   }
@@ -144,6 +164,8 @@ export class GpuFlockElement extends Base {
   /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
   private _stillDrawn = false;
   private _stillBusy = false;
+  /** The still frame was asked for again while a warm-up ran (a re-initialising change). */
+  private _stillAgain = false;
   private _longTouch = 0;
   private readonly _cleanups: (() => void)[] = [];
 
@@ -502,24 +524,81 @@ export class GpuFlockElement extends Base {
     else flock.stop();
   }
 
-  /** Reduced motion: a few seconds of steps unseen (the flock forms), then one frame. */
+  /**
+   * Reduced motion: flies the flock unseen (canvas hidden, the stage showing the background)
+   * until stillPlan's simulated time or the wall-clock bound, in chunks with a wait for the device
+   * between them, with steps of the plan's timeStep (params.timeStep is restored after), then
+   * draws one frame and fires 'still'. Stops early, drawing nothing, when reduced motion no
+   * longer applies or the flock was replaced.
+   */
   private async _drawStill(flock: Flock): Promise<void> {
-    if (this._stillBusy) return;
+    if (this._stillBusy) {
+      this._stillAgain = true;
+      return;
+    }
     this._stillBusy = true;
+    this._stillAgain = false;
+    const plan = stillPlan(flock.params, flock.time);
+    const ownStep = flock.params.timeStep;
+    const canvas = flock.canvas;
+    const stage = this._stage;
+    canvas.style.visibility = 'hidden';
+    if (stage) stage.style.background = flock.view.background;
+    const budget = GpuFlockElement.stillBudgetMs;
+    const t0 = performance.now();
+    let done = 0;
+    let cut = false;
+    let current = () => flock === this._flock && this._still() && !this._stillAgain;
     try {
-      await flock.step(STILL_STEPS);
-      if (flock !== this._flock) return;
-      flock.render();
-      this._stillDrawn = true;
+      if (plan.steps > 0 && plan.timeStep !== ownStep)
+        await flock.setParams({ timeStep: plan.timeStep });
+      for (let chunk = STILL_FIRST_CHUNK; done < plan.steps && current();) {
+        const k = Math.min(chunk, plan.steps - done);
+        await flock.step(k);
+        await flock.finish();
+        done += k;
+        const elapsed = performance.now() - t0;
+        if (done < plan.steps && elapsed >= budget) {
+          cut = true;
+          break;
+        }
+        // Next chunk: about an eighth of the bound at the pace so far, within what is left of it.
+        const perStep = elapsed / done;
+        const fit = Math.min(budget / 8, budget - elapsed) / Math.max(perStep, 1e-3);
+        chunk = Math.max(1, Math.floor(fit));
+      }
     } catch (e) {
+      current = () => false;
       if (flock === this._flock) {
         this.dispatchEvent(
           new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
         );
       }
     } finally {
+      try {
+        // Unless an attribute changed the step meanwhile.
+        if (flock.params.timeStep === plan.timeStep && plan.timeStep !== ownStep)
+          await flock.setParams({ timeStep: ownStep });
+      } catch {
+        // disposed meanwhile: nothing to restore
+      }
+      canvas.style.visibility = '';
+      if (stage) stage.style.background = '';
       this._stillBusy = false;
     }
+    if (!current()) {
+      if (this._stillAgain && flock === this._flock) this._updateRunning(); // a new plan
+      return;
+    }
+    flock.render();
+    this._stillDrawn = true;
+    const detail: StillDetail = {
+      steps: done,
+      seconds: flock.time,
+      ms: performance.now() - t0,
+      cut,
+    };
+    this.dispatchEvent(new CustomEvent('still', { bubbles: true, composed: true, detail }));
   }
 
   private _pointer(ev: PointerEvent): void {

@@ -7,7 +7,10 @@ import { defineGpuFlockElement } from './gpu-flock-element';
 
 defineGpuFlockElement();
 
-export { GpuFlockElement, defineGpuFlockElement, STILL_STEPS } from './gpu-flock-element';
+export { GpuFlockElement, defineGpuFlockElement } from './gpu-flock-element';
+export type { StillDetail } from './gpu-flock-element';
+export { stillPlan, STILL_BUDGET_MS } from './still';
+export type { StillPlan } from './still';
 export { ELEMENT_ATTRIBUTES, attributeTable, kebabCase, schemaAttributes } from './attributes';
 export type { SchemaAttribute, SchemaEntry } from './attributes';
 export * from '../index';
