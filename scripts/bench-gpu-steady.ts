@@ -12,7 +12,7 @@ import { boidSizeFor, defaultCamera, viewProjection } from '../src/core/render-m
 import { BufferUsage } from '../src/webgpu/constants';
 import { createBoidRenderer, type BoidRenderer, type DrawMode } from '../src/webgpu/renderer';
 import { createFlockSimulation, type FlockSimulation } from '../src/webgpu/simulation';
-import type { SearchTile, SortedLayout } from '../src/webgpu/programs';
+import type { CandidateUnroll, SearchTile, SortedLayout } from '../src/webgpu/programs';
 import { FIRST_MODEL } from '../src/bench/scene';
 
 export type Scene = 'sparse' | 'dense';
@@ -25,12 +25,14 @@ export const FRAME_WIDTH = 1920;
 export const FRAME_HEIGHT = 1080;
 
 /**
- * A variant by name: (grid|base)[@WG][+gen][+tTILEsSPAN][/probe]. grid: today's steer.wgsl with
+ * A variant by name: (grid|base)[@WG][+gen][+tTILEsSPAN][+uUNROLL][+blocks|+records][/probe]. grid: today's steer.wgsl with
  * the simulation's defaults (specialised pipelines, DEFAULT_SEARCH_TILE); base: the steer.wgsl
  * the bundle was given as the baseline (scripts/bench-baseline/, generic, no tile, records);
  * +blocks / +records: the layout of `sorted` (sorted.wgsl); @WG: workgroup size of
  * the per-boid passes; +gen: the generic pipeline (no specialisation); +tTILEsSPAN: the
- * warp-coherent search with tiles of TILE boids spanning at most SPAN cells (t0: off);
+ * warp-coherent search with tiles of TILE boids spanning at most SPAN cells (t0: off); +u1 / +u4:
+ * the candidate loop plain or unrolled by 4 (steer.wgsl UNROLL; default: the adapter's, as the
+ * browser backend picks it);
  * /probe: the steer pass without its candidate loop (diagnostics).
  */
 export interface Variant {
@@ -40,24 +42,26 @@ export interface Variant {
   specialise: boolean;
   searchTile?: SearchTile;
   sortedLayout?: SortedLayout;
+  unroll?: CandidateUnroll;
 }
 
 export function parseVariant(name: string): Variant {
   const m =
-    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(\+blocks|\+records)?(\/probe)?$/.exec(
+    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([14]))?(\+blocks|\+records)?(\/probe)?$/.exec(
       name,
     );
   if (!m)
     throw new Error(
-      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+blocks|+records][/probe])`,
+      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u4][+blocks|+records][/probe])`,
     );
   const baseline = m[1] === 'base';
   return {
     ...(m[2] ? { workgroupSize: Number(m[2]) } : {}),
-    probe: Boolean(m[7]),
+    probe: Boolean(m[8]),
     baseline,
-    ...(baseline || m[6]
-      ? { sortedLayout: m[6] === '+blocks' ? ('blocks' as const) : ('records' as const) }
+    ...(m[6] ? { unroll: Number(m[6]) as CandidateUnroll } : {}),
+    ...(baseline || m[7]
+      ? { sortedLayout: m[7] === '+blocks' ? ('blocks' as const) : ('records' as const) }
       : {}),
     specialise: !baseline && !m[3],
     ...(baseline
@@ -197,6 +201,8 @@ export interface SteadyOptions {
   /** Variants whose steady rows time frames (default: all but probes and brute). */
   framesFor?: string[];
   workgroupSize: number;
+  /** Candidate-loop unrolling of variants that do not name one (+u1 / +u4). */
+  unroll: CandidateUnroll;
   /** steer.wgsl without its candidate loop, for '/probe' variants. */
   probeSteer: string;
   /** Sparse records by N (packRecords of initialState(steadyParams(n, 'sparse'))). */
@@ -242,6 +248,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       specialise: variant?.specialise ?? true,
       ...(variant?.searchTile ? { searchTile: variant.searchTile } : {}),
       ...(variant?.sortedLayout ? { sortedLayout: variant.sortedLayout } : {}),
+      unroll: variant?.unroll ?? o.unroll,
       ...(files ? { shaderFiles: files } : {}),
     });
     sim.setRecords(params.count, records);

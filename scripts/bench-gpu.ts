@@ -47,19 +47,28 @@ import {
 } from '../src/webgpu/simulation';
 import type { PassName } from '../src/webgpu/timing';
 import { runSteady, steadyTable, type Model, type Scene, type SteadyRow } from './bench-gpu-steady';
+import { candidateUnrollFor } from '../src/webgpu/device';
 import type { DrawMode } from '../src/webgpu/renderer';
 import { FIRST_MODEL } from '../src/bench/scene';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
 
 /** The candidate loop of steer.wgsl, and the probe that replaces it (counts, touches no boid). */
-const STEER_LOOP = `  for (var j = cellStart[first]; j < end; j++) {
-    let q = sorted[sortedPosAt(j)];
-    let d = offsetTo(p.xyz, q.xyz);
-    let d2 = dot(d, d);
-    if (d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(p.w, q.w));
+const STEER_LOOP = `  var j = cellStart[first];
+  if (UNROLL == 4u) {
+    for (; j + 4u <= end; j += 4u) {
+      let q0 = sorted[sortedPosAt(j)];
+      let q1 = sorted[sortedPosAt(j + 1u)];
+      let q2 = sorted[sortedPosAt(j + 2u)];
+      let q3 = sorted[sortedPosAt(j + 3u)];
+      visitCandidate(acc, p, q0, j);
+      visitCandidate(acc, p, q1, j + 1u);
+      visitCandidate(acc, p, q2, j + 2u);
+      visitCandidate(acc, p, q3, j + 3u);
     }
+  }
+  for (; j < end; j++) {
+    visitCandidate(acc, p, sorted[sortedPosAt(j)], j);
   }`;
 /**
  * The steer.wgsl to compare against ('base' variants), when the bundle was built with one in
@@ -368,8 +377,10 @@ async function main(): Promise<void> {
     console.error(`[bench-gpu] GPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
   });
   const timestamps = device.features.has('timestamp-query');
+  // The candidate-loop unrolling the browser's backend would pick for this adapter.
+  const unroll = candidateUnrollFor(d.adapter);
   console.log(
-    `[bench-gpu] adapter: ${d.adapterName} (${d.backend}, ${d.featureLevel}${d.isFallbackAdapter ? ', fallback' : ''}); timestamps: ${timestamps}`,
+    `[bench-gpu] unroll ${unroll}; adapter: ${d.adapterName} (${d.backend}, ${d.featureLevel}${d.isFallbackAdapter ? ', fallback' : ''}); timestamps: ${timestamps}`,
   );
   const copy = await copyBandwidth(d, args.copyMiB);
   console.log(
@@ -440,6 +451,7 @@ async function main(): Promise<void> {
       params: { ...first, count: 1 },
       initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
       workgroupSize: args.wg,
+      unroll,
       label: `bench.${mode}`,
     });
     const modeStart = performance.now();
@@ -486,6 +498,7 @@ async function main(): Promise<void> {
         params: { ...sceneParams(n, 'counting'), count: 1 },
         initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
         workgroupSize: wg,
+        unroll,
         label: `bench.wg${wg}`,
         ...(probe ? { shaderFiles: { 'steer.wgsl': probeSteer } } : {}),
       });
@@ -515,6 +528,7 @@ async function main(): Promise<void> {
       ...(args.drawModes ? { drawModes: args.drawModes } : {}),
       ...(args.framesFor ? { framesFor: args.framesFor } : {}),
       workgroupSize: args.wg,
+      unroll,
       records,
       probeSteer: WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE),
       log: (line) => console.log(line),

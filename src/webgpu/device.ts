@@ -62,6 +62,26 @@ export function isFallbackAdapter(adapter: GPUAdapter): boolean {
   return Boolean(info?.isFallbackAdapter ?? old ?? false);
 }
 
+/**
+ * Whether an adapter runs on the CPU: flagged as a fallback, or named like one of the software
+ * rasterisers (SwiftShader, llvmpipe / lavapipe / softpipe, Microsoft WARP / Basic Render).
+ */
+export function isCpuAdapter(adapter: GPUAdapter): boolean {
+  if (isFallbackAdapter(adapter)) return true;
+  return /swiftshader|llvmpipe|lavapipe|softpipe|basic render|\bwarp\b/i.test(
+    describeAdapter(adapter),
+  );
+}
+
+/**
+ * The steer pass's candidate-loop unrolling for an adapter (steer.wgsl UNROLL): 4 on a hardware
+ * GPU (H200: steer 1.2x faster at the steady state), 1 on a CPU adapter, where the unrolled loop
+ * measured 2-3x slower (llvmpipe through Dawn; docs/real-gpu.md).
+ */
+export function candidateUnrollFor(adapter: GPUAdapter): 1 | 4 {
+  return isCpuAdapter(adapter) ? 1 : 4;
+}
+
 /** "vendor architecture device description" of an adapter, for logs and benchmark tables. */
 export function describeAdapter(adapter: GPUAdapter): string {
   const i = adapter.info;

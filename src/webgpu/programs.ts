@@ -42,7 +42,10 @@ export interface SearchTile {
   span: number;
 }
 
-/** Grid entry points that take the TILE overrides. */
+/** Unrolling of the grid passes' candidate loop (steer.wgsl UNROLL): 1 (plain loop) or 4. */
+export type CandidateUnroll = 1 | 4;
+
+/** Grid entry points that take the TILE and UNROLL overrides. */
 const TILED: readonly ProgramName[] = ['steerGrid', 'countGrid'];
 /** Entry points that read or write `sorted` (sorted.wgsl's SORTED_BLOCKS). */
 const SORTED: readonly ProgramName[] = [
@@ -68,6 +71,7 @@ export function programSpecs(
   },
   search: SearchTile = { tile: 0, span: 0 },
   sorted: SortedLayout = 'records',
+  unroll: CandidateUnroll = 1,
 ): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
@@ -79,6 +83,7 @@ export function programSpecs(
       constants.TILE = search.tile;
       constants.TILE_SPAN = search.span;
     }
+    if (unroll > 1 && TILED.includes(name)) constants.UNROLL = unroll;
     if (sorted === 'blocks' && SORTED.includes(name)) constants.SORTED_BLOCKS = 1;
     out[name] = {
       file,

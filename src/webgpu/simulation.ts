@@ -31,7 +31,13 @@ import { predatorPositions, flowPhase } from '../core/behaviours';
 import { SimTime } from '../core/sim-time';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
-import { programSpecs, type ProgramName, type SearchTile, type SortedLayout } from './programs';
+import {
+  programSpecs,
+  type CandidateUnroll,
+  type ProgramName,
+  type SearchTile,
+  type SortedLayout,
+} from './programs';
 import { steerTerms } from './terms';
 import {
   createComputePrograms,
@@ -92,6 +98,11 @@ export interface FlockSimulationOptions {
   searchTile?: SearchTile;
   /** Layout of the steer pass's input (sorted.wgsl): default DEFAULT_SORTED_LAYOUT. */
   sortedLayout?: SortedLayout;
+  /**
+   * The grid's candidate loop unrolled by 4 (steer.wgsl UNROLL) or not (1, the default): same
+   * results; faster on a hardware GPU, slower on a CPU adapter (candidateUnrollFor, device.ts).
+   */
+  unroll?: CandidateUnroll;
 }
 
 /** The default layout of `sorted` (docs/real-gpu.md). */
@@ -251,6 +262,7 @@ export async function createFlockSimulation(
       wg,
       options.searchTile ?? DEFAULT_SEARCH_TILE,
       options.sortedLayout ?? DEFAULT_SORTED_LAYOUT,
+      options.unroll ?? 1,
     ),
     shaderFiles(options.shaderFiles),
     {

@@ -91,6 +91,11 @@ fn turbulenceOn() -> bool {
 // Off by default (TILE = 0): on an H200 it was no faster than the per-boid search (docs/real-gpu.md).
 override TILE: u32 = 0u;
 override TILE_SPAN: u32 = 2u;
+// The candidate loop unrolled by UNROLL (1 or 4): four position loads in flight before the first
+// is used. The candidates are still taken in order j, j+1, ..., so the sums are the same bits.
+// On an H200 the steer pass is 1.2x faster with 4 at the steady state; on CPU adapters
+// (SwiftShader, llvmpipe) 2-3x slower, so webgpu-backend.ts picks 1 there (docs/real-gpu.md).
+override UNROLL: u32 = 1u;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
 @group(0) @binding(1) var<storage, read> sorted: array<vec4f>;
@@ -184,18 +189,35 @@ fn isMate(si: f32, sj: f32) -> bool {
   return !speciesOn() || si == sj;
 }
 
+// One candidate at sorted slot j, position q (its velocity is read only for a neighbour).
+// The boid itself has d = 0 (also under wrap), so d2 > eps2 excludes it (j != i).
+fn visitCandidate(acc: ptr<function, Accum>, p: vec4f, q: vec4f, j: u32) {
+  let d = offsetTo(p.xyz, q.xyz);
+  let d2 = dot(d, d);
+  if (d2 > P.eps2 && d2 < P.r2) {
+    addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(p.w, q.w));
+  }
+}
+
 fn visitRange(acc: ptr<function, Accum>, p: vec4f, first: u32, last: u32) {
   // Sorted boids [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
-  // The boid itself has d = 0 (also under wrap), so d2 > eps2 excludes it (j != i).
   // Only the position is read for the distance test; the velocity only for a neighbour.
   let end = cellStart[last + 1u];
-  for (var j = cellStart[first]; j < end; j++) {
-    let q = sorted[sortedPosAt(j)];
-    let d = offsetTo(p.xyz, q.xyz);
-    let d2 = dot(d, d);
-    if (d2 > P.eps2 && d2 < P.r2) {
-      addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(p.w, q.w));
+  var j = cellStart[first];
+  if (UNROLL == 4u) {
+    for (; j + 4u <= end; j += 4u) {
+      let q0 = sorted[sortedPosAt(j)];
+      let q1 = sorted[sortedPosAt(j + 1u)];
+      let q2 = sorted[sortedPosAt(j + 2u)];
+      let q3 = sorted[sortedPosAt(j + 3u)];
+      visitCandidate(acc, p, q0, j);
+      visitCandidate(acc, p, q1, j + 1u);
+      visitCandidate(acc, p, q2, j + 2u);
+      visitCandidate(acc, p, q3, j + 3u);
     }
+  }
+  for (; j < end; j++) {
+    visitCandidate(acc, p, sorted[sortedPosAt(j)], j);
   }
 }
 

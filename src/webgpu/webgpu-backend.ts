@@ -21,6 +21,7 @@ import {
   acquireSharedDevice,
   describeAdapter,
   isFallbackAdapter,
+  candidateUnrollFor,
   releaseSharedDevice,
 } from './device';
 import { createBoidRenderer, type BoidRenderer, type DrawMode } from './renderer';
@@ -125,6 +126,7 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
       time: init.time ?? 0,
       workgroupSize: init.workgroupSize,
       maxBufferBytes: init.maxBufferBytes,
+      unroll: candidateUnrollFor(adapter),
       label: 'flock',
       // Fast first frame: only the render pipelines are awaited; the step's compute pipelines
       // compile in the background after them, any other when a step first needs it (the first

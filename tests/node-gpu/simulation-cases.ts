@@ -17,10 +17,10 @@ import {
 } from '../../src/webgpu/simulation';
 import { allFinite, checkCounts, checkTolerance, parityParams } from '../support/compare';
 
-/** Simulation options the checks pass through (workgroup size, specialisation, search tile). */
+/** Simulation options the checks pass through (workgroup size, specialisation, search tile, unrolling). */
 export type SimVariant = Pick<
   FlockSimulationOptions,
-  'workgroupSize' | 'specialise' | 'searchTile' | 'sortedLayout'
+  'workgroupSize' | 'specialise' | 'searchTile' | 'sortedLayout' | 'unroll'
 >;
 
 async function withSim<T>(

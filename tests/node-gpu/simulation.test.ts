@@ -107,7 +107,7 @@ describe('WebGPU simulation under Dawn', () => {
   );
 
   gpuTest(
-    'warp-coherent search (tiles of 8 and 32, any span, off), generic pipelines, sorted as blocks: same counts and steps',
+    'warp-coherent search (tiles of 8 and 32, any span, off), generic pipelines, sorted as blocks, the candidate loop unrolled by 4: same counts and steps',
     async (device) => {
       // Dense (about 40 neighbours): tiles of sorted boids mostly lie in one row of cells.
       const dense = parityParams({ count: 3001, boundsMin: [-6, -6, -6], boundsMax: [6, 6, 6] });
@@ -118,6 +118,8 @@ describe('WebGPU simulation under Dawn', () => {
         { specialise: false },
         { sortedLayout: 'blocks' as const },
         { sortedLayout: 'blocks' as const, specialise: false, searchTile: { tile: 0, span: 0 } },
+        { unroll: 4 as const },
+        { unroll: 4 as const, specialise: false, sortedLayout: 'blocks' as const },
       ];
       for (const variant of variants) {
         const mean = await expectNeighborCounts(device, dense, variant);
@@ -130,6 +132,10 @@ describe('WebGPU simulation under Dawn', () => {
       const blocks = { sortedLayout: 'blocks' as const };
       await expectParity(device, parityParams({ neighborSearch: 'brute', count: 1500 }), 1, blocks);
       await expectParity(device, parityParams({ sort: 'bitonic', boundary: 'wrap' }), 10, blocks);
+      // Wrap splits a row into two ranges at the box's faces; each range has its own remainder.
+      const unrolled = { unroll: 4 as const };
+      await expectNeighborCounts(device, parityParams({ boundary: 'wrap', count: 2999 }), unrolled);
+      await expectParity(device, parityParams({ boundary: 'wrap', count: 2999 }), 10, unrolled);
     },
   );
 
