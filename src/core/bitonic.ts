@@ -5,12 +5,9 @@
  * The CPU version here is the executable form the fragment and compute passes are tested against.
  */
 
-/** The smallest power of two >= n (n >= 1). */
-export function nextPow2(n: number): number {
-  let m = 1;
-  while (m < n) m *= 2;
-  return m;
-}
+import { nextPow2 } from './numbers';
+
+export { nextPow2 } from './numbers';
 
 /** The (k, j) pairs of every pass, in order. */
 export function bitonicPasses(m: number): { k: number; j: number }[] {

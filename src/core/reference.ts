@@ -9,10 +9,9 @@ import { activeAxes } from './params';
 import type { FlockState } from './state';
 import { gridFor, cellKeyOf, type Grid } from './grid';
 import { flowAt, flowPhase, hasFlow, predatorPosition } from './behaviours';
+import { EPS, EPS2 } from './numbers';
 
-/** Two boids closer than this (world units) ignore each other: no division by ~0. */
-export const EPS = 1e-3;
-export const EPS2 = EPS * EPS;
+export { EPS, EPS2 } from './numbers';
 
 /** Minimum-image offset along one axis of a torus of side `size`: off - size*round(off/size), round = floor(x + 0.5). */
 export function minimumImage(off: number, size: number): number {

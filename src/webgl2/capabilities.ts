@@ -3,9 +3,23 @@
  * targets the texture path needs (RGBA32F with EXT_color_buffer_float, RG32UI), render known
  * values, read them back and compare. Results are cached per page and per disable set; the probe
  * context is lost afterwards (WEBGL_lose_context) so probes do not pile up contexts.
+ *
+ * The `auto` ladder probes this rung on every page, WebGPU ones too (a software WebGPU adapter
+ * yields to a hardware WebGL2), so the probe is small on purpose: its own 1x1 target and its own
+ * program link from the three shader files it needs (fullscreen.vert.glsl, probe.frag.glsl and
+ * their common.glsl), not program.ts (twgl.js) and textures.ts with every shader of both paths.
  */
-import { createProgram } from './program';
-import { createTarget, deleteTarget, powerOfTwoLayout, type Target } from './textures';
+import { resolveShader } from '../core/shader-source';
+import commonGlsl from '../../glsl/common.glsl?raw';
+import fullscreenVert from '../../glsl/fullscreen.vert.glsl?raw';
+import probeFrag from '../../glsl/probe.frag.glsl?raw';
+
+/** The probe's shader files, by name, as resolveShader takes them. */
+const PROBE_FILES: Readonly<Record<string, string>> = {
+  'common.glsl': commonGlsl,
+  'fullscreen.vert.glsl': fullscreenVert,
+  'probe.frag.glsl': probeFrag,
+};
 
 export interface WebGL2Probe {
   /** A WebGL2 context exists and renders to an RG32UI integer target. */
@@ -26,25 +40,64 @@ const cache = new Map<string, WebGL2Probe>();
 const FLOAT_EXPECTED = [1.0001, -2.5e5, 3.1415927, 0.125].map(Math.fround);
 const UINT_EXPECTED = [0xffffffff, 123456789];
 
+/**
+ * The probe's program (fullscreen.vert.glsl + probe.frag.glsl with UINT_TARGET), linked here.
+ * @throws Error with the compile or link log (the probe reports it as its reason).
+ */
+function probeProgram(gl: WebGL2RenderingContext, uint: boolean): WebGLProgram {
+  const program = gl.createProgram();
+  if (!program) throw new Error('createProgram failed');
+  const shaders: WebGLShader[] = [];
+  try {
+    for (const [type, file] of [
+      [gl.VERTEX_SHADER, 'fullscreen.vert.glsl'],
+      [gl.FRAGMENT_SHADER, 'probe.frag.glsl'],
+    ] as const) {
+      const shader = gl.createShader(type);
+      if (!shader) throw new Error('createShader failed');
+      shaders.push(shader);
+      gl.shaderSource(shader, resolveShader(file, PROBE_FILES, { UINT_TARGET: uint ? 1 : 0 }).code);
+      gl.compileShader(shader);
+      if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
+        throw new Error(`${file}: ${gl.getShaderInfoLog(shader) ?? 'compile error'}`);
+      }
+      gl.attachShader(program, shader);
+    }
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+      throw new Error(`link: ${gl.getProgramInfoLog(program) ?? 'link error'}`);
+    }
+    return program;
+  } catch (e) {
+    gl.deleteProgram(program);
+    throw e;
+  } finally {
+    for (const shader of shaders) gl.deleteShader(shader);
+  }
+}
+
+/**
+ * Renders probe.frag.glsl into a 1x1 texture of `format` and reads the texel back; `complete` is
+ * false when that texture is not a complete colour attachment.
+ */
 function renderAndRead(
   gl: WebGL2RenderingContext,
   vao: WebGLVertexArrayObject,
   format: number,
   uint: boolean,
 ): { complete: boolean; values: number[] } {
-  let target: Target | null = null;
+  const tex = gl.createTexture();
+  const fbo = gl.createFramebuffer();
   let prog: WebGLProgram | null = null;
   try {
-    try {
-      target = createTarget(gl, powerOfTwoLayout(1), [format], 'probe');
-    } catch {
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, format, 1, 1);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) {
       return { complete: false, values: [] };
     }
-    const p = createProgram(gl, 'fullscreen.vert.glsl', 'probe.frag.glsl', {
-      UINT_TARGET: uint ? 1 : 0,
-    });
-    prog = p.program;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, target.fbo);
+    prog = probeProgram(gl, uint);
     gl.viewport(0, 0, 1, 1);
     gl.useProgram(prog);
     gl.bindVertexArray(vao);
@@ -61,10 +114,13 @@ function renderAndRead(
     );
     return { complete: true, values: [...out] };
   } finally {
+    gl.useProgram(null);
     gl.bindVertexArray(null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.bindTexture(gl.TEXTURE_2D, null);
     gl.deleteProgram(prog);
-    deleteTarget(gl, target);
+    gl.deleteFramebuffer(fbo);
+    gl.deleteTexture(tex);
   }
 }
 

@@ -4,7 +4,7 @@
  * of two (element i at (i & (width - 1), i >> shift)); NEAREST filtering, no mipmaps.
  * The caller owns every texture and framebuffer made here (deleteTarget frees a target's).
  */
-import { nextPow2 } from '../core/bitonic';
+import { nextPow2 } from '../core/numbers';
 import type { GLProgram, UniformValues } from './program';
 import { useProgram } from './program';
 

@@ -23,7 +23,7 @@
  * The steer pass runs a pipeline specialised for the parameters (terms.ts: the code of terms that
  * are off compiled out) once it is compiled, the generic one until then.
  */
-import { nextPow2 } from '../core/bitonic';
+import { nextPow2 } from '../core/numbers';
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';

@@ -9,7 +9,7 @@
  */
 import type { FlockParams } from '../core/params';
 import type { Grid } from '../core/grid';
-import { EPS2 } from '../core/reference';
+import { EPS2 } from '../core/numbers';
 import { COLOR_TABLE_SIZE, SCENE_COLORS, type ViewBasis } from '../core/render-math';
 import type { RenderScene } from '../core/scene';
 import { MAX_OBSTACLES, MAX_PREDATORS } from '../core/params';

@@ -321,6 +321,29 @@ describe('probeWebGL2', () => {
     expect(none.maxTextureSize).toBe(0);
   });
 
+  test('probes by doing: a float target that reads back rounded values (float16-like) is not verified', () => {
+    const orig = WebGL2RenderingContext.prototype.readPixels;
+    const calls: number[] = [];
+    WebGL2RenderingContext.prototype.readPixels = function (
+      this: WebGL2RenderingContext,
+      ...args: unknown[]
+    ) {
+      (orig as (...a: unknown[]) => void).apply(this, args);
+      calls.push(args[5] as number);
+      // What a half-float target would keep of probe.frag.glsl's 1.0001, -2.5e5, pi, 0.125.
+      if (args[5] === this.FLOAT) (args[6] as Float32Array).set([1, -249984, 3.140625, 0.125]);
+    } as typeof orig;
+    try {
+      const p = probeWebGL2(new Set(['probe-readback-test']));
+      expect(calls).toEqual([WebGL2RenderingContext.UNSIGNED_INT, WebGL2RenderingContext.FLOAT]);
+      expect(p.ok).toBe(true); // the RG32UI target read back its exact values
+      expect(p.floatRenderTarget).toBe(false);
+      expect(p.reason).toBe('RGBA32F read back [1,-249984,3.140625,0.125], not float32');
+    } finally {
+      WebGL2RenderingContext.prototype.readPixels = orig;
+    }
+  });
+
   test('cached per disable set, and the probe context is lost afterwards', () => {
     const made: unknown[] = [];
     const orig = HTMLCanvasElement.prototype.getContext;
