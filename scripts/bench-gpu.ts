@@ -53,23 +53,18 @@ import { FIRST_MODEL } from '../src/bench/scene';
 
 type Mode = 'counting' | 'bitonic' | 'brute';
 
-/** The candidate loop of steer.wgsl, and the probe that replaces it (counts, touches no boid). */
-const STEER_LOOP = `  var j = cellStart[first];
-  if (UNROLL == 4u) {
-    for (; j + 4u <= end; j += 4u) {
-      let q0 = sorted[sortedPosAt(j)];
-      let q1 = sorted[sortedPosAt(j + 1u)];
-      let q2 = sorted[sortedPosAt(j + 2u)];
-      let q3 = sorted[sortedPosAt(j + 3u)];
-      visitCandidate(acc, p, q0, j);
-      visitCandidate(acc, p, q1, j + 1u);
-      visitCandidate(acc, p, q2, j + 2u);
-      visitCandidate(acc, p, q3, j + 3u);
-    }
-  }
-  for (; j < end; j++) {
-    visitCandidate(acc, p, sorted[sortedPosAt(j)], j);
-  }`;
+/**
+ * The candidate loop of steer.wgsl's visitRange (from `var j` to the end of the plain loop, the
+ * unrolled ones included), and the probe that replaces it (counts, touches no boid).
+ */
+const STEER_LOOP_FIRST = '  var j = cellStart[first];\n';
+const STEER_LOOP_LAST = '    visitCandidate(acc, p, sorted[sortedPosAt(j)], j);\n  }';
+function withoutCandidateLoop(wgsl: string): string {
+  const a = wgsl.indexOf(STEER_LOOP_FIRST);
+  const b = wgsl.indexOf(STEER_LOOP_LAST, a);
+  if (a < 0 || b < 0) throw new Error('steer.wgsl: probe loop not found');
+  return wgsl.slice(0, a) + STEER_PROBE + wgsl.slice(b + STEER_LOOP_LAST.length);
+}
 /**
  * The steer.wgsl to compare against ('base' variants), when the bundle was built with one in
  * scripts/bench-baseline/steer.wgsl (not tracked: e.g. `git show REV:src/webgpu/steer.wgsl`).
@@ -483,8 +478,7 @@ async function main(): Promise<void> {
   // Other workgroup sizes of the counting grid at 1M and 4M boids (--extra-n), and a steer pass
   // without the candidate loop (only the cell-table lookups, the row logic, integrate and the
   // writes) to split the steer time between finding the candidates and testing them.
-  const probeSteer = WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE);
-  if (probeSteer === WGSL_FILES['steer.wgsl']) throw new Error('steer.wgsl: probe loop not found');
+  const probeSteer = withoutCandidateLoop(WGSL_FILES['steer.wgsl']!);
   if (args.model === 'first')
     console.log('[bench-gpu] model: first (FIRST_MODEL: sum, bounce, separation over N_i)');
   const extras = [
@@ -530,7 +524,7 @@ async function main(): Promise<void> {
       workgroupSize: args.wg,
       unroll,
       records,
-      probeSteer: WGSL_FILES['steer.wgsl']!.replace(STEER_LOOP, STEER_PROBE),
+      probeSteer,
       log: (line) => console.log(line),
     });
   }
