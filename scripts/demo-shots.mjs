@@ -1,8 +1,9 @@
 // Screenshots of the demo for a person to look at: `node scripts/demo-shots.mjs OUTDIR
-// name=query[@phone][+seconds] ...`, e.g. `default=?backend=webgl2+3 phone=?preset=swarm@phone`.
-// Starts Vite's dev server and the system Chromium (SwiftShader), opens each query at
-// 1280x800 (or 390x844 touch with @phone), waits the given seconds of running (default 3), saves
-// OUTDIR/name.png, and closes everything.
+// name=query[@phone|@WxH][+seconds] ...`, e.g. `default=?backend=webgl2+3
+// phone=?preset=swarm@phone narrow=?dimensions=2@1000x700`. Starts Vite's dev server and the
+// system Chromium (SwiftShader), opens each query at 1280x800 (390x844 touch with @phone, W x H
+// with @WxH), waits the given seconds of running (default 3), saves OUTDIR/name.png, and closes
+// everything.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,9 +35,11 @@ const profile = mkdtempSync(join(tmpdir(), 'gpu-flock-shots-'));
 const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 try {
   for (const job of jobs) {
-    const m = /^([\w.-]+)=(.*?)(@phone)?(\+[\d.]+)?$/.exec(job);
+    const m = /^([\w.-]+)=(.*?)(@phone|@\d+x\d+)?(\+[\d.]+)?$/.exec(job);
     if (!m) throw new Error(`bad job ${job}`);
-    const [, name, query, phone, secs] = m;
+    const [, name, query, at, secs] = m;
+    const phone = at === '@phone';
+    const size = at && !phone ? at.slice(1).split('x').map(Number) : [1280, 800];
     const context = await browser.newContext(
       phone
         ? {
@@ -45,7 +48,7 @@ try {
             hasTouch: true,
             deviceScaleFactor: 1,
           }
-        : { viewport: { width: 1280, height: 800 } },
+        : { viewport: { width: size[0], height: size[1] } },
     );
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`${name}: page error: ${e.message}`));

@@ -210,7 +210,7 @@ describe.skipIf(!executablePath)('demo page', () => {
     await open(page, '?backend=cpu&count=500&dimensions=2&paused');
     const box = await page.evaluate(() => {
       const r = window.flock!.canvas.getBoundingClientRect();
-      return { x: r.left + r.width / 2, y: r.top + r.height / 2, h: r.height };
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
     });
     const attractor = () =>
       page.evaluate(() => ({
@@ -229,10 +229,11 @@ describe.skipIf(!executablePath)('demo page', () => {
     expect(Math.abs(a.at[0])).toBeLessThan(0.02 * half);
     expect(Math.abs(a.at[1])).toBeLessThan(0.02 * half);
     expect(a.at[2]).toBe(0);
-    // A quarter of the height up: world +y by a quarter of the visible height (1.1 box heights).
+    // A quarter of the height up: world +y by a quarter of the visible height (contain: 1.1 box
+    // heights, times height/width on a canvas taller than wide, as beside the open GUI at 800 px).
     await page.mouse.move(box.x, box.y - box.h / 4, { steps: 3 });
     a = await attractor();
-    expect(a.at[1]).toBeCloseTo(0.25 * 2.2 * half, 0);
+    expect(a.at[1]).toBeCloseTo(0.25 * 2.2 * half * Math.max(1, box.h / box.w), 0);
     expect(Math.abs(a.at[0])).toBeLessThan(0.02 * half);
     await page.mouse.up();
     expect((await attractor()).s).toBe(0);
@@ -412,6 +413,52 @@ describe.skipIf(!executablePath)('demo page', () => {
     await page.keyboard.press('Escape');
     expect(await page.evaluate(() => window.flock!.view.pickedBoid)).toBe(-1);
     await page.close();
+  });
+
+  test('desktop 1000x700: the open GUI owns the right column; the box, legend, caption and links stay beside it; closed, the flock has the window', async () => {
+    const desk = await context.browser()!.newContext({ viewport: { width: 1000, height: 700 } });
+    const page = await desk.newPage();
+    await open(page, '?backend=cpu&count=500&dimensions=2&paused');
+    const box = (sel: string) =>
+      page.locator(sel).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.left, y: r.top, w: r.width, h: r.height };
+      });
+    type Box = Awaited<ReturnType<typeof box>>;
+    const overlaps = (a: Box, b: Box) =>
+      a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    // The legend shows on a first visit (nothing in localStorage in this fresh context).
+    expect(await page.locator('#legend').isVisible()).toBe(true);
+    const gui = await box('#param-gui');
+    // dat.gui's 330 px panel with its 15 px margin: 1000 - 345 = 655.
+    expect([gui.x, gui.w]).toEqual([655, 330]);
+    const canvas = await box('#app canvas:not(.gpu-flock-debug)');
+    expect([canvas.x, canvas.w, canvas.h]).toEqual([0, 655, 700]);
+    for (const sel of [
+      '#legend',
+      '#caption',
+      '#help-button',
+      '#bench-link',
+      '#app canvas:not(.gpu-flock-debug)',
+    ]) {
+      expect(overlaps(await box(sel), gui), sel).toBe(false);
+    }
+    // The 2D box is left of the panel: the world point under the pixel just left of it (the
+    // pointer's attractor) lies beyond the box's right wall. Before the panel had its column the
+    // canvas was 1000 px wide and the box's right wall at about x = 818 px, under the panel.
+    await page.mouse.move(650, 350);
+    await page.mouse.down();
+    const [x, right] = await page.evaluate(() => [
+      window.flock!.params.attractor[0],
+      window.flock!.params.boundsMax[0],
+    ]);
+    await page.mouse.up();
+    expect(x).toBeGreaterThan(right);
+    writeFileSync('/tmp/demo-desktop-1000.png', await page.screenshot());
+    // Closed: the flock takes the whole window again.
+    await page.locator('#param-gui .close-button').click();
+    await expect.poll(async () => (await box('#app canvas:not(.gpu-flock-debug)')).w).toBe(1000);
+    await desk.close();
   });
 
   test('phone 390x844: the GUI is a small button, a bottom sheet of at most half the screen when open; the overlay one line clear of the link; the centre free', async () => {
