@@ -5,11 +5,12 @@
  * context is lost afterwards (WEBGL_lose_context) so probes do not pile up contexts.
  *
  * The `auto` ladder probes this rung on every page, WebGPU ones too (a software WebGPU adapter
- * yields to a hardware WebGL2), so the probe is small on purpose: its own 1x1 target and its own
- * program link from the three shader files it needs (fullscreen.vert.glsl, probe.frag.glsl and
- * their common.glsl), not program.ts (twgl.js) and textures.ts with every shader of both paths.
+ * yields to a hardware WebGL2), so the probe is small on purpose: its own 1x1 target, and its one
+ * program linked by link.ts from the three shader files it needs (fullscreen.vert.glsl,
+ * probe.frag.glsl and their common.glsl), not program.ts (twgl.js) and textures.ts with every
+ * shader of both paths.
  */
-import { resolveShader } from '../core/shader-source';
+import { linkProgram } from './link';
 import commonGlsl from '../../glsl/common.glsl?raw';
 import fullscreenVert from '../../glsl/fullscreen.vert.glsl?raw';
 import probeFrag from '../../glsl/probe.frag.glsl?raw';
@@ -41,42 +42,6 @@ const FLOAT_EXPECTED = [1.0001, -2.5e5, 3.1415927, 0.125].map(Math.fround);
 const UINT_EXPECTED = [0xffffffff, 123456789];
 
 /**
- * The probe's program (fullscreen.vert.glsl + probe.frag.glsl with UINT_TARGET), linked here.
- * @throws Error with the compile or link log (the probe reports it as its reason).
- */
-function probeProgram(gl: WebGL2RenderingContext, uint: boolean): WebGLProgram {
-  const program = gl.createProgram();
-  if (!program) throw new Error('createProgram failed');
-  const shaders: WebGLShader[] = [];
-  try {
-    for (const [type, file] of [
-      [gl.VERTEX_SHADER, 'fullscreen.vert.glsl'],
-      [gl.FRAGMENT_SHADER, 'probe.frag.glsl'],
-    ] as const) {
-      const shader = gl.createShader(type);
-      if (!shader) throw new Error('createShader failed');
-      shaders.push(shader);
-      gl.shaderSource(shader, resolveShader(file, PROBE_FILES, { UINT_TARGET: uint ? 1 : 0 }).code);
-      gl.compileShader(shader);
-      if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
-        throw new Error(`${file}: ${gl.getShaderInfoLog(shader) ?? 'compile error'}`);
-      }
-      gl.attachShader(program, shader);
-    }
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
-      throw new Error(`link: ${gl.getProgramInfoLog(program) ?? 'link error'}`);
-    }
-    return program;
-  } catch (e) {
-    gl.deleteProgram(program);
-    throw e;
-  } finally {
-    for (const shader of shaders) gl.deleteShader(shader);
-  }
-}
-
-/**
  * Renders probe.frag.glsl into a 1x1 texture of `format` and reads the texel back; `complete` is
  * false when that texture is not a complete colour attachment.
  */
@@ -97,7 +62,13 @@ function renderAndRead(
     if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) {
       return { complete: false, values: [] };
     }
-    prog = probeProgram(gl, uint);
+    prog = linkProgram(
+      gl,
+      'fullscreen.vert.glsl',
+      'probe.frag.glsl',
+      { UINT_TARGET: uint ? 1 : 0 },
+      PROBE_FILES,
+    ).program;
     gl.viewport(0, 0, 1, 1);
     gl.useProgram(prog);
     gl.bindVertexArray(vao);
