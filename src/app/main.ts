@@ -386,8 +386,12 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   // rather than a gas crawling at a few frames per second. ?count=N always wins.
   if (!urlHasCount) {
     const phone = isSmallTouchScreen();
-    const probe = await probeCount(flock);
-    if (phone || 1000 / probe.frameMs < SLOW_FPS) {
+    const { reduce, ...probe } = await probeCount(
+      flock,
+      (frameMs) => phone || 1000 / frameMs < SLOW_FPS,
+      (count) => setParams({ count }),
+    );
+    if (reduce) {
       state.probe = probe;
       if (probe.count !== flock.params.count) setParams({ count: probe.count });
       overlay.setProbe(probeMessage(probe, phone));

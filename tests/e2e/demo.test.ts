@@ -8,7 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { grabDemoCanvas } from '../support/demo-grab';
-import { probeMessage } from '../../src/app/count-probe';
+import { estimateMs, fitFrameCost, probeMessage, type CountProbe } from '../../src/app/count-probe';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 import { PREBUNDLED_DEPS } from '../../scripts/prebundle.mjs';
 
@@ -572,9 +572,7 @@ describe.skipIf(!executablePath)('demo page', () => {
       const page = await phone.newPage();
       await open(page, '?backend=webgl2');
       const got = await page.evaluate(() => ({
-        probe: (
-          window.demo!.state as { probe?: { count: number; frameMs: number; atCount: number } }
-        ).probe,
+        probe: (window.demo!.state as { probe?: CountProbe }).probe,
         count: window.flock!.params.count,
         maxCount: window.flock!.maxCount,
       }));
@@ -582,14 +580,19 @@ describe.skipIf(!executablePath)('demo page', () => {
       expect(got.count).toBe(got.probe!.count);
       expect([512, 1024, 2048, 4096, 8192, 16384, 32768]).toContain(got.count);
       expect(got.probe!.frameMs).toBeGreaterThan(0);
-      // The choice is the probe's arithmetic on its own measurement (frame cost ~ count).
-      const perBoid = got.probe!.frameMs / got.probe!.atCount;
-      if (got.count > 512) expect(got.count * perBoid).toBeLessThanOrEqual(1000 / 30);
+      // The choice is the probe's arithmetic on its own measurements: the line through the frame
+      // at the start's count and (when it chose another) at the count a proportional cost picked.
+      const p = got.probe!;
+      expect(p.atCount).toBe(16384);
+      expect(p.cost).toEqual(fitFrameCost({ count: p.atCount, frameMs: p.frameMs }, p.second));
+      if (p.second) expect(p.second.count).not.toBe(16384);
+      const ms = estimateMs(p.cost, got.count);
+      if (got.count > 512) expect(ms).toBeLessThanOrEqual(1000 / 30);
       const text = await page.locator('[data-field=probe]').textContent();
       // "the most estimated to hold 30 fps" only when the estimate holds it, else "the fewest offered".
       expect(text).toBe(probeMessage(got.probe!, true));
       expect(text).toMatch(
-        got.count * perBoid <= 1000 / 30
+        ms <= 1000 / 30
           ? /^small touch screen: [\d,]+ boids, the most estimated to hold 30 fps here \(/
           : /^small touch screen: 512 boids, the fewest offered; even these do not hold 30 fps/,
       );
