@@ -47,6 +47,9 @@ const { values: a } = parseArgs({
     rounds: { type: 'string', default: '3' },
     reps: { type: 'string', default: '3' },
     backend: { type: 'string', default: 'webgl2' },
+    // Also time each pass kind alone: steps whose draws are all skipped but those of one program
+    // kind (key, sort, unpack, table, reorder, steer), minus steps with every draw skipped.
+    passes: { type: 'boolean', default: false },
   },
 });
 const trees = a.trees.split(',');
@@ -96,8 +99,30 @@ try {
         const b = flock._backend;
         const gl = b.gl;
         const orig = gl.drawArrays.bind(gl);
+        const origUse = gl.useProgram.bind(gl);
+        // Which kind of pass each draw is (by its program's fragment shader), so a step can run
+        // the draws of one kind only (window.__only; null: all). The other calls still run.
+        const kinds = [
+          ['key.frag', 'key'],
+          ['bitonic-sort.frag', 'sort'],
+          ['bitonic-unpack.frag', 'unpack'],
+          ['cell-table.frag', 'table'],
+          ['reorder.frag', 'reorder'],
+          ['steer.frag', 'steer'],
+        ];
+        let kind = 'other';
+        gl.useProgram = (prog) => {
+          kind = 'other';
+          for (const q of b.res.env.programs.programs.values()) {
+            if (q.program !== prog) continue;
+            kind = kinds.find(([f]) => q.name.includes(f))?.[1] ?? 'other';
+          }
+          return origUse(prog);
+        };
+        window.__only = null;
         let n = 0;
         gl.drawArrays = (...x) => {
+          if (window.__only !== null && window.__only !== kind) return undefined;
           n++;
           return orig(...x);
         };
@@ -112,13 +137,14 @@ try {
       },
       { count, backend },
     );
-  const once = async (p, count, what) => {
+  const once = async (p, count, what, only = null) => {
     const c0 = cpuMs(gpuPids(profile));
     const w0 = performance.now();
     await p.evaluate(
-      async ({ count, what }) => {
+      async ({ count, what, only }) => {
         const flock = window.__f[count];
         const b = flock._backend;
+        window.__only = only;
         if (what === 'step') {
           await flock.step(1);
           await flock.finish();
@@ -126,8 +152,9 @@ try {
           b.buildGrid(b.ready);
           await b.sync();
         }
+        window.__only = null;
       },
-      { count, what },
+      { count, what, only },
     );
     return [performance.now() - w0, cpuMs(gpuPids(profile)) - c0];
   };
@@ -144,8 +171,15 @@ try {
       builds.push(w2);
       buildsCpu.push(c2);
     }
-    return { steps, builds, stepsCpu, buildsCpu };
+    const passes = {};
+    if (a.passes)
+      for (const kind of PASS_KINDS) {
+        passes[kind] = [];
+        for (let r = 0; r < reps; r++) passes[kind].push((await once(p, count, 'step', kind))[1]);
+      }
+    return { steps, builds, stepsCpu, buildsCpu, passes };
   };
+  const PASS_KINDS = ['none', 'key', 'sort', 'unpack', 'table', 'reorder', 'steer'];
   const info = {};
   for (let t = 0; t < trees.length; t++)
     for (const c of counts) {
@@ -160,6 +194,8 @@ try {
         const k = `${t}/${c}`;
         data[k] ??= { steps: [], builds: [], stepsCpu: [], buildsCpu: [] };
         for (const f of ['steps', 'builds', 'stepsCpu', 'buildsCpu']) data[k][f].push(...m[f]);
+        data[k].passes ??= {};
+        for (const [kind, xs] of Object.entries(m.passes)) (data[k].passes[kind] ??= []).push(...xs);
         console.error(
           `round ${r} ${trees[t]} N=${c} step ${m.steps.map((x) => x.toFixed(0)).join(' ')} build ${m.builds.map((x) => x.toFixed(0)).join(' ')}`,
         );
@@ -193,6 +229,24 @@ try {
           med(data[k].buildsCpu).toFixed(0).padStart(11),
       );
     }
+  if (a.passes) {
+    console.log(
+      'per pass kind: median GPU-process CPU ms of a step that draws only that kind, minus one that draws nothing',
+    );
+    console.log('tree'.padEnd(22) + 'N'.padStart(8) + PASS_KINDS.map((k) => k.padStart(9)).join(''));
+    for (const c of counts)
+      for (let t = 0; t < trees.length; t++) {
+        const ps = data[`${t}/${c}`].passes;
+        const none = med(ps.none);
+        console.log(
+          trees[t].padEnd(22) +
+            String(c).padStart(8) +
+            PASS_KINDS.map((k) =>
+              (k === 'none' ? none : med(ps[k]) - none).toFixed(0).padStart(9),
+            ).join(''),
+        );
+      }
+  }
   for (const c of counts)
     for (let t = 1; t < trees.length; t++) {
       console.log(
