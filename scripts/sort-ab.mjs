@@ -10,6 +10,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createServer } from 'vite';
 import { chromium } from 'playwright-core';
@@ -50,6 +51,9 @@ const { values: a } = parseArgs({
     // Also time each pass kind alone: steps whose draws are all skipped but those of one program
     // kind (key, sort, unpack, table, reorder, steer), minus steps with every draw skipped.
     passes: { type: 'boolean', default: false },
+    // Pin every thread of Chromium's GPU process to this CPU (taskset): SwiftShader's worker
+    // threads then cannot spin on a second core, which made CPU times swing with the box's load.
+    pin: { type: 'string', default: '' },
   },
 });
 const trees = a.trees.split(',');
@@ -103,6 +107,8 @@ try {
         // Which kind of pass each draw is (by its program's fragment shader), so a step can run
         // the draws of one kind only (window.__only; null: all). The other calls still run.
         const kinds = [
+          ['tf-steer.vert', 'steer'],
+          ['tf-reorder.vert', 'reorder'],
           ['key.frag', 'key'],
           ['bitonic-sort.frag', 'sort'],
           ['bitonic-unpack.frag', 'unpack'],
@@ -180,6 +186,10 @@ try {
     return { steps, builds, stepsCpu, buildsCpu, passes };
   };
   const PASS_KINDS = ['none', 'key', 'sort', 'unpack', 'table', 'reorder', 'steer'];
+  const lo = (xs) => Math.min(...xs);
+  if (a.pin !== '')
+    for (const pid of gpuPids(profile))
+      execFileSync('taskset', ['-a', '-cp', a.pin, String(pid)], { stdio: 'ignore' });
   const info = {};
   for (let t = 0; t < trees.length; t++)
     for (const c of counts) {
@@ -195,7 +205,8 @@ try {
         data[k] ??= { steps: [], builds: [], stepsCpu: [], buildsCpu: [] };
         for (const f of ['steps', 'builds', 'stepsCpu', 'buildsCpu']) data[k][f].push(...m[f]);
         data[k].passes ??= {};
-        for (const [kind, xs] of Object.entries(m.passes)) (data[k].passes[kind] ??= []).push(...xs);
+        for (const [kind, xs] of Object.entries(m.passes))
+          (data[k].passes[kind] ??= []).push(...xs);
         console.error(
           `round ${r} ${trees[t]} N=${c} step ${m.steps.map((x) => x.toFixed(0)).join(' ')} build ${m.builds.map((x) => x.toFixed(0)).join(' ')}`,
         );
@@ -233,24 +244,30 @@ try {
     console.log(
       'per pass kind: median GPU-process CPU ms of a step that draws only that kind, minus one that draws nothing',
     );
-    console.log('tree'.padEnd(22) + 'N'.padStart(8) + PASS_KINDS.map((k) => k.padStart(9)).join(''));
-    for (const c of counts)
-      for (let t = 0; t < trees.length; t++) {
-        const ps = data[`${t}/${c}`].passes;
-        const none = med(ps.none);
-        console.log(
-          trees[t].padEnd(22) +
-            String(c).padStart(8) +
-            PASS_KINDS.map((k) =>
-              (k === 'none' ? none : med(ps[k]) - none).toFixed(0).padStart(9),
-            ).join(''),
-        );
-      }
+    console.log(
+      'tree'.padEnd(22) + 'N'.padStart(8) + PASS_KINDS.map((k) => k.padStart(9)).join(''),
+    );
+    for (const [stat, f] of [
+      ['median', med],
+      ['min', lo],
+    ])
+      for (const c of counts)
+        for (let t = 0; t < trees.length; t++) {
+          const ps = data[`${t}/${c}`].passes;
+          const none = f(ps.none);
+          console.log(
+            `${trees[t]} (${stat})`.padEnd(22) +
+              String(c).padStart(8) +
+              PASS_KINDS.map((k) =>
+                (k === 'none' ? none : f(ps[k]) - none).toFixed(0).padStart(9),
+              ).join(''),
+          );
+        }
   }
   for (const c of counts)
     for (let t = 1; t < trees.length; t++) {
       console.log(
-        `N=${c} ${trees[t]} / ${trees[0]}: step cpu ${(med(data[`${t}/${c}`].stepsCpu) / med(data[`0/${c}`].stepsCpu)).toFixed(3)}, build cpu ${(med(data[`${t}/${c}`].buildsCpu) / med(data[`0/${c}`].buildsCpu)).toFixed(3)}, step wall ${(med(data[`${t}/${c}`].steps) / med(data[`0/${c}`].steps)).toFixed(3)}, build ${(med(data[`${t}/${c}`].builds) / med(data[`0/${c}`].builds)).toFixed(3)}, passes ${info[`${t}/${c}`].passes}/${info[`0/${c}`].passes}`,
+        `N=${c} ${trees[t]} / ${trees[0]}: step cpu min ${(lo(data[`${t}/${c}`].stepsCpu) / lo(data[`0/${c}`].stepsCpu)).toFixed(3)}, step cpu ${(med(data[`${t}/${c}`].stepsCpu) / med(data[`0/${c}`].stepsCpu)).toFixed(3)}, build cpu ${(med(data[`${t}/${c}`].buildsCpu) / med(data[`0/${c}`].buildsCpu)).toFixed(3)}, step wall ${(med(data[`${t}/${c}`].steps) / med(data[`0/${c}`].steps)).toFixed(3)}, build ${(med(data[`${t}/${c}`].builds) / med(data[`0/${c}`].builds)).toFixed(3)}, passes ${info[`${t}/${c}`].passes}/${info[`0/${c}`].passes}`,
       );
     }
 } finally {
