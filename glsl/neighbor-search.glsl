@@ -1,5 +1,5 @@
 // Neighbour gathering over state textures: the 3^d grid cells around a boid (GRID 1: state in
-// sorted order, with the sorted (cellKey, payload) keys and the per-cell [start, end) table) or
+// sorted order, with the sorted (cellKey, payload) keys and the per-cell start table) or
 // all boids (GRID 0, the O(N^2) baseline). The per-pair rule is `addNeighbor` (flock-rules.glsl).
 // Stage-neutral (no gl_FragCoord): the fragment passes and the transform-feedback vertex passes
 // (tf-*.vert.glsl) include it alike.
@@ -13,8 +13,9 @@ uniform int uShift;        // log2 of the state textures' width
 uniform int uCount;        // boids
 #if GRID
 uniform usampler2D uSortedKeys;  // (cellKey, payload) in the state's order
-uniform usampler2D uCellTable;   // per cell: (first, one past last) index into the sorted state
-uniform int uTableShift;         // log2 of the cell table's width
+precision highp usampler2DArray;
+uniform usampler2DArray uCellTable;  // start(c) per cell, 16 cells a texel (cell-table.frag.glsl)
+uniform int uTableShift;             // log2 of the cell table's width
 #endif
 
 // Adds element s of the state to the sums if it is a neighbour of the boid at p.xyz (species
@@ -30,11 +31,17 @@ void visit(inout Accum acc, vec4 p, int s) {
 }
 
 #if GRID
+// The first sorted index of cell c (cell c holds [cellStart(c), cellStart(c + 1))).
+int cellStart(int c) {
+  uvec4 v = texelFetch(uCellTable, ivec3(texelOf(c >> 4, uTableShift), (c >> 2) & 3), 0);
+  return int(v[c & 3]);
+}
+
 // Visits the boids of cells x0..x1 of one grid row (y, z): consecutive keys, so one index range.
 void visitCells(inout Accum acc, vec4 p, int x0, int x1, ivec2 row) {
   int first = cellIndex(ivec3(x0, row));
-  int start = int(texelFetch(uCellTable, texelOf(first, uTableShift), 0).x);
-  int end = int(texelFetch(uCellTable, texelOf(first + (x1 - x0), uTableShift), 0).y);
+  int start = cellStart(first);
+  int end = cellStart(first + (x1 - x0) + 1);
   for (int s = start; s < end; s++) visit(acc, p, s);
 }
 #endif

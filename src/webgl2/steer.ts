@@ -15,7 +15,7 @@ import { flockDefines, flockUniforms, stepUniforms } from './uniforms';
 export interface GridInputs {
   /** Sorted (cellKey, payload) pairs, in the order of the state being read. */
   sortedKeys: Target;
-  /** Per-cell (start, end) into that order. */
+  /** Per-cell start into that order (cell-table.ts). */
   cellTable: Target;
 }
 

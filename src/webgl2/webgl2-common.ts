@@ -34,7 +34,7 @@ import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
 import { runBitonicSort, sortPassCount, type SortTargets } from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
-import { cellTableLayout, runCellTable } from './cell-table';
+import { cellTableLayout, createCellTable, runCellTable } from './cell-table';
 import { resetGLTracker, trackGL } from './gl-tracker';
 import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
@@ -42,14 +42,7 @@ import type { PassEnv } from './pass-env';
 import { AsyncReader, type ReadRequest } from './readback';
 import { runDraw, type DrawMode } from './renderer';
 import type { GridInputs } from './steer';
-import {
-  createTarget,
-  deleteTarget,
-  powerOfTwoLayout,
-  rowsFor,
-  type TexLayout,
-  type Target,
-} from './textures';
+import { deleteTarget, powerOfTwoLayout, rowsFor, type TexLayout, type Target } from './textures';
 import { flockDefines } from './uniforms';
 
 /** Options of both WebGL2 backends beyond the common BackendInit. */
@@ -380,7 +373,7 @@ export abstract class WebGL2PathBase<
     let bounds: CellBounds | null = null;
     try {
       states = this.createStates(this.count);
-      table = createTarget(gl, tableLayout, [gl.RG32UI], 'cell table');
+      table = createCellTable(gl, tableLayout);
       bounds = uploadCellBounds(gl, this.params, this.grid, null);
       this.checkMemory(this.count);
       this.res = { env, reader, timer, table, bounds, ...states };
@@ -491,7 +484,7 @@ export abstract class WebGL2PathBase<
     if (!res) return;
     if (!sameLayout(tableLayout, res.table.layout)) {
       deleteTarget(this.gl, res.table);
-      res.table = createTarget(this.gl, tableLayout, [this.gl.RG32UI], 'cell table');
+      res.table = createCellTable(this.gl, tableLayout);
       this.checkMemory(params.count);
     }
     res.bounds = uploadCellBounds(this.gl, params, grid, res.bounds);

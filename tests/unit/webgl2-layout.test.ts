@@ -2,6 +2,7 @@
 // MAX_TEXTURE_SIZE (src/webgl2/webgl2-backend.ts).
 import { describe, expect, test } from 'vitest';
 import { nextPow2 } from '../../src/core/bitonic';
+import { cellTableLayout, TABLE_LAYERS } from '../../src/webgl2/cell-table';
 import { compactLayout, powerOfTwoLayout, rowsFor } from '../../src/webgl2/textures';
 import { maxCountFor } from '../../src/webgl2/webgl2-backend';
 
@@ -27,6 +28,22 @@ describe('texture layouts', () => {
       expect(l.width).toBe(2 ** l.shift);
       expect(l.texels - cells).toBeLessThan(l.width);
     }
+  });
+
+  test('cell table: cells 0..cellCount (one past the last), 16 a texel over 4 layers', () => {
+    expect(TABLE_LAYERS).toBe(4);
+    // 1000 cells: starts of cells 0..1000 = 1001 values in 63 texels of 16 -> 8 x 8.
+    expect(cellTableLayout(1000)).toEqual({ width: 8, height: 8, shift: 3, texels: 64 });
+    // 1007 cells: 1008 values = exactly 63 texels; 1008 cells: 1009 values need 64.
+    expect(cellTableLayout(1007).texels).toBeGreaterThanOrEqual(63);
+    expect(cellTableLayout(1008).texels).toBeGreaterThanOrEqual(64);
+    for (const cells of [1, 15, 16, 4913, 9261, 1_234_567]) {
+      const l = cellTableLayout(cells);
+      expect(16 * l.texels).toBeGreaterThanOrEqual(cells + 1);
+      expect(16 * (l.texels - l.width)).toBeLessThan(cells + 1);
+    }
+    expect(cellTableLayout(15)).toEqual({ width: 1, height: 1, shift: 0, texels: 1 });
+    expect(cellTableLayout(16)).toEqual({ width: 2, height: 1, shift: 1, texels: 2 });
   });
 
   test('rows holding the first n elements', () => {
