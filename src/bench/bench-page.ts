@@ -21,13 +21,13 @@ import {
   ALL_VARIANTS,
   COST_BASES,
   COST_COUNTS,
-  STEADY_MAX_COUNT,
   TERM_VARIANTS,
   SWEEP_COUNTS,
   caseLabel,
   isMeasured,
   runCosts,
   runSweep,
+  sweepCap,
   type AnyRow,
   type BehaviourVariant,
   type BenchFamily,
@@ -399,8 +399,7 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
         {
           ...common,
           frames: s.frames,
-          maxCount: (f) =>
-            f.mode === 'brute' ? s.bruteMax : f.scene ? STEADY_MAX_COUNT : Infinity,
+          cap: (f) => sweepCap(f, s.bruteMax),
         },
         onRow,
       );

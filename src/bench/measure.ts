@@ -477,11 +477,40 @@ export function expectedGrowth(mode: BenchMode): number {
   return mode === 'brute' ? 16 : 4;
 }
 
+/** The largest N a sweep measures for a family, and why larger ones are left out. */
+export interface SweepCap {
+  count: number;
+  /** The skip label of the counts above it. */
+  skipped: string;
+}
+
+/**
+ * The sweep's cap of family `f`: brute force above `bruteMax` (all pairs, O(N²)); steady and
+ * dense rows above STEADY_MAX_COUNT (each runs STEADY_STEPS untimed steps first, so that the
+ * flock forms); null for the rest.
+ */
+export function sweepCap(f: BenchFamily, bruteMax: number): SweepCap | null {
+  if (f.mode === 'brute')
+    return {
+      count: bruteMax,
+      skipped: `left out above N = ${bruteMax} (all pairs, O(N²): too slow here)`,
+    };
+  if (f.scene)
+    return {
+      count: STEADY_MAX_COUNT,
+      skipped:
+        `left out above N = ${STEADY_MAX_COUNT} (a ${f.scene} row first runs ${STEADY_STEPS} ` +
+        'untimed steps so that the flock forms: too slow here)',
+    };
+  return null;
+}
+
 /**
  * Sweeps counts upward per family (ascending). A family stops once a step exceeds `budgetMs`;
  * a count whose predicted step (the last measured one times the model's growth, 4x grid,
- * 16x brute, per factor 4) is over 4 budgets is skipped rather than measured. `maxCount(f)` caps a
- * family's counts (e.g. brute force), the rest reported as left out.
+ * 16x brute, per factor 4) is over 4 budgets is skipped rather than measured. `cap(f)` caps a
+ * family's counts (sweepCap: brute force, steady rows), the rest reported as left out with its
+ * label.
  */
 export async function runSweep(
   families: readonly BenchFamily[],
@@ -489,7 +518,7 @@ export async function runSweep(
   o: BenchOptions & {
     dimensions?: 2 | 3;
     seed?: number;
-    maxCount?: (f: BenchFamily) => number;
+    cap?: (f: BenchFamily) => SweepCap | null;
   },
   onRow: (row: AnyRow) => void,
 ): Promise<void> {
@@ -497,18 +526,13 @@ export async function runSweep(
   for (const f of families) {
     let stop: string | null = null;
     let last: BenchRow | null = null;
-    const cap = o.maxCount?.(f) ?? Infinity;
+    const cap = o.cap?.(f) ?? null;
     for (const count of sorted) {
       const c: BenchCase = { ...f, count, dimensions: o.dimensions ?? 3, seed: o.seed ?? 1 };
       const label = caseLabel(c);
       if (o.aborted?.()) return;
-      if (count > cap) {
-        onRow({
-          ...c,
-          label,
-          reason: 'left-out',
-          skipped: `left out above N = ${cap} (O(N²): too slow here)`,
-        });
+      if (cap && count > cap.count) {
+        onRow({ ...c, label, reason: 'left-out', skipped: cap.skipped });
         continue;
       }
       if (stop) {
