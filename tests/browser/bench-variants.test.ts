@@ -13,19 +13,14 @@ import type { FlockState } from '../../src/core/state';
 import { GLSL_FILES } from '../../src/webgl2/shaders';
 import { WGSL_FILES } from '../../src/webgpu/shaders';
 import { createFlock, type Flock } from '../../src/index';
+import { boxMaker } from '../support/browser';
 
+// Registered first, so (hooks run as a stack) flocks are disposed before their boxes go.
+const box = boxMaker();
 const made: Flock[] = [];
 afterEach(() => {
   for (const f of made.splice(0)) f.dispose();
 });
-
-function box(): HTMLDivElement {
-  const d = document.createElement('div');
-  d.style.width = '64px';
-  d.style.height = '64px';
-  document.body.append(d);
-  return d;
-}
 
 /** The state after 10 steps of a flock made with `make` (one of the steps inside it). */
 async function tenSteps(

@@ -4,24 +4,16 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, type Flock } from '../../src/index';
 import type { Backend } from '../../src/backend';
 import type { BoidRenderer } from '../../src/webgpu/renderer';
-import { addCanvas, flockMaker, once, sleep } from '../support/browser';
+import { addCanvas, boxMaker, flockMaker, once, sleep } from '../support/browser';
 import { parityParams } from '../support/compare';
 
 const nodes: Element[] = [];
 afterEach(() => {
   for (const n of nodes.splice(0)) n.remove();
 });
-// Registered second, so (hooks run as a stack) flocks are disposed before their nodes go.
+const box = boxMaker();
+// Registered after, so (hooks run as a stack) flocks are disposed before their nodes go.
 const make = flockMaker();
-
-function box(width: number, height: number): HTMLDivElement {
-  const div = document.createElement('div');
-  div.style.width = `${width}px`;
-  div.style.height = `${height}px`;
-  document.body.appendChild(div);
-  nodes.push(div);
-  return div;
-}
 
 const backendOf = (f: Flock) => (f as unknown as { _backend: Backend | null })._backend;
 const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -52,7 +44,8 @@ describe('contexts released on dispose (item 2, issue 10 item 4)', () => {
     live.addEventListener('contextlost', () => liveLost++);
     const liveGl = live.canvas.getContext('webgl2')!;
     for (let k = 0; k < 24; k++) {
-      const f = await createFlock(box(40, 30), {
+      const div = box(40, 30);
+      const f = await createFlock(div, {
         backend: k % 3 === 2 ? 'webgl2-tf' : 'webgl2',
         params: { count: 200 + k },
       });
@@ -61,7 +54,7 @@ describe('contexts released on dispose (item 2, issue 10 item 4)', () => {
       f.dispose();
       // The context of a canvas the flock made is given back at once.
       expect(gl.isContextLost()).toBe(true);
-      nodes.pop()!.remove();
+      div.remove();
     }
     await sleep(200);
     expect(liveLost).toBe(0);

@@ -5,7 +5,7 @@
 // are exactly those of the live flocks (WebGPU flocks share one device).
 import { describe, expect, test } from 'vitest';
 import { createFlock, mulberry32, type Flock } from '../../src/index';
-import { sleep } from '../support/browser';
+import { boxMaker, sleep } from '../support/browser';
 
 const SOAK_MS = 90_000;
 
@@ -43,13 +43,7 @@ function trackContexts(): { liveGL: () => number; liveDevices: () => number; res
   };
 }
 
-function box(): HTMLDivElement {
-  const div = document.createElement('div');
-  div.style.width = '96px';
-  div.style.height = '64px';
-  document.body.appendChild(div);
-  return div;
-}
+const box = boxMaker();
 
 describe('soak', () => {
   test(`${SOAK_MS / 1000} s of churn, random parameters and context losses`, async () => {
@@ -64,7 +58,7 @@ describe('soak', () => {
     };
     const listen = (f: Flock) =>
       f.addEventListener('error', (e) => errors.push((e as CustomEvent).detail.error));
-    const mainBox = box();
+    const mainBox = box(96, 64);
     const main = await createFlock(mainBox, {
       backend: 'webgl2',
       params: { count: 2500, seed: 5 },
@@ -112,7 +106,7 @@ describe('soak', () => {
             watch(main.readState());
             break;
           case 4: {
-            const div = box();
+            const div = box(96, 64);
             const backend = pick(['webgl2', 'webgl2-tf', 'cpu', 'webgpu'] as const);
             const f = await watch(
               createFlock(div, { backend, params: { count: 300 + Math.floor(rand() * 700) } }),

@@ -16,6 +16,28 @@ export function addCanvas(width?: number, height = width): HTMLCanvasElement {
 }
 
 /**
+ * A maker of sized containers for one test file: `box(width = 64, height = width)` appends a
+ * <div> of that CSS size (px) to the page body; every div it made is removed after each test (a
+ * Vitest `afterEach` registered by this call: call it at the file's top level, before
+ * flockMaker() or any hook that disposes flocks, so that flocks go before their containers,
+ * after-hooks running as a stack).
+ */
+export function boxMaker(): (width?: number, height?: number) => HTMLDivElement {
+  const boxes: HTMLDivElement[] = [];
+  afterEach(() => {
+    for (const b of boxes.splice(0)) b.remove();
+  });
+  return (width = 64, height = width) => {
+    const div = document.createElement('div');
+    div.style.width = `${width}px`;
+    div.style.height = `${height}px`;
+    document.body.appendChild(div);
+    boxes.push(div);
+    return div;
+  };
+}
+
+/**
  * The next `type` event on `target` (e.g. a Flock's 'contextlost' or 'fallback' CustomEvent).
  * @throws Error (rejects) when none comes within `timeoutMs`.
  */
