@@ -68,14 +68,15 @@ interface Opened {
    * Gzip bytes of the JavaScript responses the page has received so far: their bodies arrive
    * after the response event, so this waits for those (a sum taken at once missed some).
    */
-  shipped: () => Promise<{ bytes: number; files: string }>;
+  shipped: () => Promise<{ bytes: number; files: string; webgl2Paths: string[] }>;
   problems: string[];
 }
 
 /** Opens `url`; optionally hides WebGPU (navigator.gpu undefined) so `auto` takes WebGL2. */
 async function open(context: BrowserContext, url: string, hideWebGPU = false): Promise<Opened> {
   const page = await context.newPage();
-  const bodies: Promise<[string, number]>[] = [];
+  // [file, gzip bytes, whether it holds the WebGL2 paths' shaders (GLSL_FILES names steer.frag)]
+  const bodies: Promise<[string, number, boolean]>[] = [];
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
@@ -88,8 +89,12 @@ async function open(context: BrowserContext, url: string, hideWebGPU = false): P
     const file = new URL(r.url()).pathname.split('/').pop()!;
     bodies.push(
       r.body().then(
-        (body): [string, number] => [file, gzipSync(body, { level: 9 }).length],
-        (): [string, number] => [file, 0], // a body that is gone (page closed): not counted
+        (body): [string, number, boolean] => [
+          file,
+          gzipSync(body, { level: 9 }).length,
+          body.includes('steer.frag.glsl'),
+        ],
+        (): [string, number, boolean] => [file, 0, false], // a body that is gone: not counted
       ),
     );
   });
@@ -108,6 +113,7 @@ async function open(context: BrowserContext, url: string, hideWebGPU = false): P
     return {
       bytes: got.reduce((a, b) => a + b[1], 0),
       files: got.map(([f, n]) => `${f} ${kb(n)}`).join(', '),
+      webgl2Paths: got.filter((g) => g[2]).map((g) => g[0]),
     };
   };
   return { page, shipped, problems };
@@ -356,6 +362,10 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
           [],
         );
         expect(problems).toEqual([]);
+        // A WebGPU page built by a bundler loads no WebGL2 path code: the auto ladder's WebGL2
+        // probe (which runs on every page) has its own program and shader files. The one-file
+        // element carries every backend by design.
+        if (backend === 'webgpu' && name !== 'plain-html') expect(shipped.webgl2Paths).toEqual([]);
         sizes.push(
           `  ${name.padEnd(12)} ${backend.padEnd(7)} ${kb(shipped.bytes)}  (${shipped.files})`,
         );
