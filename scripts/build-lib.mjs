@@ -20,6 +20,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { build } from 'vite';
+import { squeezeShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -57,17 +58,6 @@ function workerUrlPlugin() {
       return { code: code.replaceAll(WORKER_MARK, `'${url}'`), map: null };
     },
   };
-}
-
-/**
- * Shader files ship without their comments: every line and column stays where it was (a
- * comment-only line becomes empty), so compile errors still name the file, 1-based line and column.
- */
-export function squeezeShader(text) {
-  return text
-    .split('\n')
-    .map((line) => line.replace(/\/\/.*$/, '').trimEnd())
-    .join('\n');
 }
 
 function shaderPlugin() {
