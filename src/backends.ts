@@ -69,6 +69,10 @@ export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|lavapip
 /**
  * The rungs `auto` should try, in order, starting at `from`, with the reasons the skipped ones
  * were skipped. A WebGPU adapter that is a software fallback yields to a hardware WebGL2.
+ * Probing stops at the first rung that works and that no rung below can displace (anything but
+ * a software WebGPU adapter, which needs the WebGL2 probe to compare): the rungs after it are in
+ * `order` unprobed, for the caller to probe (probeBackend, cached) if that rung fails to start.
+ * So a page on a hardware WebGPU adapter makes no WebGL2 probe and loads none of its code.
  */
 export async function planLadder(
   disable: ReadonlySet<string>,
@@ -77,18 +81,22 @@ export async function planLadder(
   const reasons: Partial<Record<BackendKind, string>> = {};
   const order: BackendKind[] = [];
   const rungs = BACKEND_LADDER.slice(BACKEND_LADDER.indexOf(from));
-  for (const kind of rungs) {
+  for (const [k, kind] of rungs.entries()) {
     const probe = await probeBackend(kind, disable);
     if (!probe.ok) {
       reasons[kind] = probe.reason ?? 'unavailable';
       continue;
     }
     order.push(kind);
+    if (kind !== 'webgpu' || !probe.software || order.length > 1) {
+      order.push(...rungs.slice(k + 1));
+      break;
+    }
   }
-  if (order[0] === 'webgpu' && order.includes('webgl2')) {
-    const gpu = await probeBackend('webgpu', disable);
+  const gpu = order[0] === 'webgpu' ? await probeBackend('webgpu', disable) : null;
+  if (gpu?.software && order[1] === 'webgl2') {
     const gl = await probeBackend('webgl2', disable);
-    if (gpu.software && !gl.software) {
+    if (!gl.software) {
       order.splice(0, 1);
       order.push('webgpu');
       reasons.webgpu = `the WebGPU adapter is a software fallback (${gpu.info ?? 'isFallbackAdapter'}); a hardware WebGL2 (${gl.info ?? 'unknown renderer'}) is preferred`;

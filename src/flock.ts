@@ -854,6 +854,13 @@ export class Flock extends EventTarget {
     let firstTry = true;
     for (const kind of order) {
       if (this._disposed) return;
+      // planLadder leaves the rungs below the first usable one unprobed (cached once probed).
+      const probe = await probeBackend(kind, this._disable);
+      if (this._disposed) return;
+      if (!probe.ok) {
+        this._fallbackReasons[kind] ??= probe.reason ?? 'unavailable';
+        continue;
+      }
       const snap = this._cappedSnapshot(kind);
       if (!firstTry || from !== null) this._nextCanvas();
       const onCallerCanvas = this._canvas === this._callerCanvas;

@@ -1,0 +1,83 @@
+// The `auto` ladder's plan (src/backends.ts planLadder) with fake rungs: the order, the reasons,
+// and which rungs it probes. It stops probing at the first usable rung that no rung below can
+// displace, so a page on a hardware WebGPU adapter never makes (or loads) the WebGL2 probe.
+import { beforeEach, describe, expect, test } from 'vitest';
+import type { BackendKind } from '../../src/backend';
+import { clearProbeCache, planLadder, registerBackend, type ProbeResult } from '../../src/backends';
+
+let probed: BackendKind[] = [];
+
+/** Registers the four rungs with these probe answers (a missing one: not available). */
+function rungs(answers: Partial<Record<BackendKind, ProbeResult>>): void {
+  for (const kind of ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'] as const) {
+    registerBackend(kind, {
+      probe: async () => {
+        probed.push(kind);
+        return answers[kind] ?? { ok: false, reason: `no ${kind} here` };
+      },
+      create: async () => {
+        throw new Error('not built in this test');
+      },
+    });
+  }
+}
+
+const hardware = (info: string): ProbeResult => ({ ok: true, software: false, info });
+const software = (info: string): ProbeResult => ({ ok: true, software: true, info });
+
+describe('planLadder', () => {
+  beforeEach(() => {
+    clearProbeCache();
+    probed = [];
+  });
+
+  test('a hardware WebGPU adapter is taken without probing any rung below it', async () => {
+    rungs({ webgpu: hardware('nvidia'), webgl2: hardware('ANGLE'), cpu: hardware('cpu') });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgpu', 'webgl2', 'webgl2-tf', 'cpu']);
+    expect(plan.reasons).toEqual({});
+    expect(probed).toEqual(['webgpu']);
+  });
+
+  test('a software WebGPU adapter yields to a hardware WebGL2, which is probed to know it', async () => {
+    rungs({ webgpu: software('SwiftShader'), webgl2: hardware('ANGLE (NVIDIA)') });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgl2', 'webgl2-tf', 'cpu', 'webgpu']);
+    expect(plan.reasons.webgpu).toBe(
+      'the WebGPU adapter is a software fallback (SwiftShader); a hardware WebGL2 (ANGLE (NVIDIA)) is preferred',
+    );
+    expect(probed).toEqual(['webgpu', 'webgl2']);
+  });
+
+  test('a software WebGPU adapter stays first when WebGL2 is software too', async () => {
+    rungs({ webgpu: software('SwiftShader'), webgl2: software('SwiftShader') });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgpu', 'webgl2', 'webgl2-tf', 'cpu']);
+    expect(plan.reasons).toEqual({});
+    expect(probed).toEqual(['webgpu', 'webgl2']);
+  });
+
+  test('without WebGPU the first usable rung is taken and the reason kept', async () => {
+    rungs({ webgl2: hardware('ANGLE'), 'webgl2-tf': hardware('ANGLE') });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgl2', 'webgl2-tf', 'cpu']);
+    expect(plan.reasons).toEqual({ webgpu: 'no webgpu here' });
+    expect(probed).toEqual(['webgpu', 'webgl2']);
+  });
+
+  test('a software WebGPU adapter above a WebGL2 without float targets keeps its place', async () => {
+    rungs({ webgpu: software('SwiftShader'), 'webgl2-tf': hardware('ANGLE') });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgpu', 'webgl2-tf', 'cpu']);
+    expect(plan.reasons).toEqual({ webgl2: 'no webgl2 here' });
+    expect(probed).toEqual(['webgpu', 'webgl2', 'webgl2-tf']);
+  });
+
+  test('a hidden rung is skipped with its reason and never probed', async () => {
+    rungs({ webgpu: hardware('nvidia'), webgl2: hardware('ANGLE') });
+    const plan = await planLadder(new Set(['webgpu']));
+    expect(plan.order).toEqual(['webgl2', 'webgl2-tf', 'cpu']);
+    expect(plan.reasons).toEqual({ webgpu: "hidden by disable: ['webgpu']" });
+    expect(probed).toEqual(['webgl2']);
+  });
+});
