@@ -1,8 +1,7 @@
 /**
  * The four rungs of the `auto` ladder (DESIGN.md section 3): each probe works by doing, and each
  * backend's code is a dynamic import, loaded the first time that rung is probed or built (the cpu
- * rung's probe is tiny and static: the ladder probes every rung, and a GPU page then never loads
- * the cpu backend).
+ * rung's probe is tiny and static, so a GPU page never loads the cpu backend).
  * Registered by createFlock on its first call rather than on import, so importing the package has
  * no side effects (bundlers may then drop whatever a page does not use).
  */

@@ -4,9 +4,9 @@
  * values, read them back and compare. Results are cached per page and per disable set; the probe
  * context is lost afterwards (WEBGL_lose_context) so probes do not pile up contexts.
  *
- * The `auto` ladder probes this rung on every page, WebGPU ones too (a software WebGPU adapter
- * yields to a hardware WebGL2), so the probe is small on purpose: its own 1x1 target, and its one
- * program linked by link.ts from the three shader files it needs (fullscreen.vert.glsl,
+ * The `auto` ladder probes this rung on WebGPU pages too when their adapter is software (it
+ * yields to a hardware WebGL2; SwiftShader here), so the probe is small: its own 1x1 target and
+ * its one program linked by link.ts from the three shader files it needs (fullscreen.vert.glsl,
  * probe.frag.glsl and their common.glsl), not program.ts (twgl.js) and textures.ts with every
  * shader of both paths.
  */
