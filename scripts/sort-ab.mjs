@@ -51,6 +51,9 @@ const { values: a } = parseArgs({
     // Also time each pass kind alone: steps whose draws are all skipped but those of one program
     // kind (key, sort, unpack, table, reorder, steer), minus steps with every draw skipped.
     passes: { type: 'boolean', default: false },
+    // Only the per-pass samples (no whole steps or grid builds): quicker A/Bs of one pass.
+    'only-passes': { type: 'boolean', default: false },
+    kinds: { type: 'string', default: 'none,key,sort,unpack,table,reorder,steer' },
     // Pin every thread of Chromium's GPU process to this CPU (taskset): SwiftShader's worker
     // threads then cannot spin on a second core, which made CPU times swing with the box's load.
     pin: { type: 'string', default: '' },
@@ -169,7 +172,7 @@ try {
       builds = [],
       stepsCpu = [],
       buildsCpu = [];
-    for (let r = 0; r < reps; r++) {
+    for (let r = 0; r < (a['only-passes'] ? 0 : reps); r++) {
       const [w, c] = await once(p, count, 'step');
       steps.push(w);
       stepsCpu.push(c);
@@ -185,7 +188,9 @@ try {
       }
     return { steps, builds, stepsCpu, buildsCpu, passes };
   };
-  const PASS_KINDS = ['none', 'key', 'sort', 'unpack', 'table', 'reorder', 'steer'];
+  const PASS_KINDS = a.kinds.split(',');
+  if (!PASS_KINDS.includes('none')) PASS_KINDS.unshift('none');
+  if (a['only-passes']) a.passes = true;
   const lo = (xs) => Math.min(...xs);
   if (a.pin !== '')
     for (const pid of gpuPids(profile))
