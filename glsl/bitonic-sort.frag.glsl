@@ -2,7 +2,8 @@
 // Pass 2, the bitonic sort (Batcher 1968) in blocks: one pass of the blocked plan of
 // src/core/bitonic.ts (blockedPassUniforms says what each uniform holds). The fragment gathers its
 // block from the previous layout (BLOCK texels of the input array), runs up to BLOCK_LOG2 stages in
-// registers on positions BLOCK_LOG2 - 1, BLOCK_LOG2 - 2, ... and writes the block. Pairs are
+// registers on positions BLOCK_LOG2 - 1, BLOCK_LOG2 - 2, ... and writes the block.
+// Needs #define STAGES (1..BLOCK_LOG2): the pass's stage count. Pairs are
 // ordered by key, then payload; payloads are unique, so the order is total and deterministic.
 #include "gpgpu.glsl"
 #include "bitonic-block.glsl"
@@ -15,7 +16,6 @@ uniform int uSlotTexel[BLOCK];    // output slot r's part of the input texel ind
 uniform int uSlotRegister[BLOCK]; // ... and of the input slot
 uniform ivec4 uRuns[RUNS];        // (src, mask, dst, into the slot?) of the output texel index
 uniform int uDir[BLOCK_LOG2];
-uniform int uStages;
 
 void main() {
   int t = fragIndex(uShift);
@@ -60,24 +60,38 @@ void main() {
   GATHER(b8, 8) GATHER(b9, 9) GATHER(b10, 10) GATHER(b11, 11)
   GATHER(b12, 12) GATHER(b13, 13) GATHER(b14, 14) GATHER(b15, 15)
 #endif
-  // Stage s on register position BLOCK_LOG2 - 1 - s, for s < uStages (the first pass may have fewer).
+  // Stage s on register position BLOCK_LOG2 - 1 - s, for s < STAGES (the first pass may have
+  // fewer): a define, one program per stage count, since a branch on a uniform around the stages
+  // cost SwiftShader 15-20% of the pass (measured: README's performance section).
 #define STAGE(s, RHO_STAGE) \
-  if (uStages > s) { \
+  { \
     STAGE_DIR(uDir[s], t) \
     RHO_STAGE \
   }
 #if BLOCK_LOG2 == 4
   STAGE(0, BLOCK_STAGE_3)
+#if STAGES > 1
   STAGE(1, BLOCK_STAGE_2)
+#endif
+#if STAGES > 2
   STAGE(2, BLOCK_STAGE_1)
+#endif
+#if STAGES > 3
   STAGE(3, BLOCK_STAGE_0)
+#endif
 #elif BLOCK_LOG2 == 3
   STAGE(0, BLOCK_STAGE_2)
+#if STAGES > 1
   STAGE(1, BLOCK_STAGE_1)
+#endif
+#if STAGES > 2
   STAGE(2, BLOCK_STAGE_0)
+#endif
 #elif BLOCK_LOG2 == 2
   STAGE(0, BLOCK_STAGE_1)
+#if STAGES > 1
   STAGE(1, BLOCK_STAGE_0)
+#endif
 #else
   STAGE(0, BLOCK_STAGE_0)
 #endif

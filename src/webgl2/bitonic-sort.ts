@@ -12,6 +12,7 @@
  */
 import { blockedPassUniforms, blockedPlan, maxRuns, type BlockedPlan } from '../core/bitonic';
 import type { PassEnv } from './pass-env';
+import type { GLProgram } from './program';
 import {
   createArrayTarget,
   createTarget,
@@ -35,11 +36,14 @@ export interface SortTargets {
 }
 
 interface PassUniforms {
-  readonly uSlotTexel: Int32Array;
-  readonly uSlotRegister: Int32Array;
-  readonly uRuns: Int32Array;
-  readonly uDir: Int32Array;
-  readonly uStages: number;
+  readonly uniforms: {
+    readonly uSlotTexel: Int32Array;
+    readonly uSlotRegister: Int32Array;
+    readonly uRuns: Int32Array;
+    readonly uDir: Int32Array;
+  };
+  /** The pass's stage count: the STAGES define of its program. */
+  readonly stages: number;
 }
 
 function passUniforms(plan: BlockedPlan): PassUniforms[] {
@@ -48,11 +52,13 @@ function passUniforms(plan: BlockedPlan): PassUniforms[] {
     const runs = new Int32Array(4 * maxRuns(plan.p));
     u.runs.forEach((r, k) => runs.set([r.src, r.mask, r.dst, r.toRegister ? 1 : 0], 4 * k));
     return {
-      uSlotTexel: u.slotTexel,
-      uSlotRegister: u.slotRegister,
-      uRuns: runs,
-      uDir: u.dirs,
-      uStages: u.stages,
+      uniforms: {
+        uSlotTexel: u.slotTexel,
+        uSlotRegister: u.slotRegister,
+        uRuns: runs,
+        uDir: u.dirs,
+      },
+      stages: u.stages,
     };
   });
 }
@@ -118,18 +124,31 @@ export function lastLocalDir(s: SortTargets): number {
   return s.plan.m === s.blockLog2 ? -1 : 0;
 }
 
+/** The sort pass program for passes of `stages` stages (1..blockLog2), compiled on first use. */
+function sortProgram(env: PassEnv, s: SortTargets, stages: number): GLProgram {
+  return env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl', {
+    BLOCK_LOG2: s.blockLog2,
+    STAGES: stages,
+  });
+}
+
+/** Compiles every program runBitonicSort uses for `s` (shader errors surface at once). */
+export function compileSortPrograms(env: PassEnv, s: SortTargets): void {
+  for (const stages of new Set(s.passUniforms.map((u) => u.stages))) sortProgram(env, s, stages);
+  env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', { BLOCK_LOG2: s.blockLog2 });
+}
+
 /**
  * Sorts the blocks the key pass wrote into `s.blocks[0]` and unpacks them into `s.sorted`
  * (returned): elements [0, M) of it are the sorted pairs.
  */
 export function runBitonicSort(env: PassEnv, s: SortTargets): Target {
   const defines = { BLOCK_LOG2: s.blockLog2 };
-  const prog = env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl', defines);
   let src = s.blocks[0];
   let dst = s.blocks[1];
   for (const u of s.passUniforms) {
-    drawPass(env.gl, env.vao, dst, prog, {
-      ...u,
+    drawPass(env.gl, env.vao, dst, sortProgram(env, s, u.stages), {
+      ...u.uniforms,
       uBlocks: src.textures[0],
       uShift: src.layout.shift,
     });

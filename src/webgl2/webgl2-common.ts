@@ -32,7 +32,12 @@ import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, type FlockParams } from '../core/params';
 import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
-import { runBitonicSort, sortPassCount, type SortTargets } from './bitonic-sort';
+import {
+  compileSortPrograms,
+  runBitonicSort,
+  sortPassCount,
+  type SortTargets,
+} from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
 import { cellTableLayout, createCellTable, runCellTable } from './cell-table';
 import { resetGLTracker, trackGL } from './gl-tracker';
@@ -416,8 +421,7 @@ export abstract class WebGL2PathBase<
         WRAP: d.WRAP!,
         ...block,
       });
-      env.programs.get('fullscreen.vert.glsl', 'bitonic-sort.frag.glsl', block);
-      env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', block);
+      compileSortPrograms(env, this.res!.sort);
       env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
       this.compileReorder(env);
     }

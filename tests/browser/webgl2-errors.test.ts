@@ -101,8 +101,8 @@ describe('shader errors', () => {
     expect(fs.length).toBeGreaterThanOrEqual(7);
     for (const f of fs) {
       for (const defines of [
-        { DIMS: 3, WRAP: 0, GRID: 1, UINT_TARGET: 0, BLOCK_LOG2: 4 },
-        { DIMS: 2, WRAP: 1, GRID: 0, UINT_TARGET: 1, BLOCK_LOG2: 3 },
+        { DIMS: 3, WRAP: 0, GRID: 1, UINT_TARGET: 0, BLOCK_LOG2: 4, STAGES: 4 },
+        { DIMS: 2, WRAP: 1, GRID: 0, UINT_TARGET: 1, BLOCK_LOG2: 3, STAGES: 1 },
       ]) {
         // The scene's shaders pair with their own vertex stages (src/webgl2/renderer.ts).
         const vert =
