@@ -139,11 +139,11 @@ export function compileSortPrograms(env: PassEnv, s: SortTargets): void {
 }
 
 /**
- * Sorts the blocks the key pass wrote into `s.blocks[0]` and unpacks them into `s.sorted`
- * (returned): elements [0, M) of it are the sorted pairs.
+ * Runs the sort passes on the blocks the key pass wrote into `s.blocks[0]`; returns the block
+ * array that holds the sorted pairs in the canonical layout (element i in texel i >> blockLog2,
+ * layer (i & (P - 1)) >> 1, half i & 1), for runUnpack or a pass that unpacks as it reads.
  */
-export function runBitonicSort(env: PassEnv, s: SortTargets): Target {
-  const defines = { BLOCK_LOG2: s.blockLog2 };
+export function runSortPasses(env: PassEnv, s: SortTargets): Target {
   let src = s.blocks[0];
   let dst = s.blocks[1];
   for (const u of s.passUniforms) {
@@ -154,11 +154,26 @@ export function runBitonicSort(env: PassEnv, s: SortTargets): Target {
     });
     [src, dst] = [dst, src];
   }
-  const unpack = env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', defines);
+  return src;
+}
+
+/** The sorted `blocks` (runSortPasses) -> `s.sorted` (returned), one pair per texel. */
+export function runUnpack(env: PassEnv, s: SortTargets, blocks: Target): Target {
+  const unpack = env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', {
+    BLOCK_LOG2: s.blockLog2,
+  });
   drawPass(env.gl, env.vao, s.sorted, unpack, {
-    uBlocks: src.textures[0],
-    uBlockShift: src.layout.shift,
+    uBlocks: blocks.textures[0],
+    uBlockShift: blocks.layout.shift,
     uShift: s.sorted.layout.shift,
   });
   return s.sorted;
+}
+
+/**
+ * Sorts the blocks the key pass wrote into `s.blocks[0]` and unpacks them into `s.sorted`
+ * (returned): elements [0, M) of it are the sorted pairs.
+ */
+export function runBitonicSort(env: PassEnv, s: SortTargets): Target {
+  return runUnpack(env, s, runSortPasses(env, s));
 }

@@ -1,28 +1,75 @@
 /**
- * Pass 4, reorder: gathers positions and velocities into the sorted keys' order (element s takes
- * element payload(s)), so a cell's boids are adjacent and the steer pass reads them coherently.
+ * Pass 4, reorder, with the bitonic sort's unpack folded in (texture path): element s reads its
+ * sorted (key, payload) pair from the sorted blocks, writes it to the sorted keys' target and
+ * takes position and velocity of element payload(s), so a cell's boids are adjacent and the steer
+ * pass reads them coherently. Saves the unpack pass (its draw and one read and write per element).
  */
+import type { SortTargets } from './bitonic-sort';
 import type { PassEnv } from './pass-env';
 import { drawPass, rowsFor, type Target } from './textures';
 
-/** `state` (RGBA32F positions, velocities) -> `out` (same layout) in the order of `sortedKeys`. */
+/** The reorder program for blocks of 2^blockLog2 pairs. */
+export function reorderProgram(env: PassEnv, blockLog2: number) {
+  return env.programs.get('fullscreen.vert.glsl', 'reorder.frag.glsl', { BLOCK_LOG2: blockLog2 });
+}
+
+/**
+ * A framebuffer over `state`'s three textures (RGBA32F position, velocity, R32F |N_i|) and
+ * `sorted`'s RG32UI texture (same layout), as COLOR_ATTACHMENT0..3: what the reorder pass writes.
+ * Owns only its framebuffer (deleteReorderTarget). @throws Error when it is not renderable.
+ */
+export function createReorderTarget(
+  gl: WebGL2RenderingContext,
+  state: Target,
+  sorted: Target,
+  label: string,
+): Target {
+  const textures = [...state.textures, sorted.textures[0]!];
+  const fbo = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  textures.forEach((t, k) =>
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, gl.TEXTURE_2D, t, 0),
+  );
+  gl.drawBuffers(textures.map((_, k) => gl.COLOR_ATTACHMENT0 + k));
+  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
+    gl.deleteFramebuffer(fbo);
+    throw new Error(`${label}: framebuffer incomplete (0x${status.toString(16)})`);
+  }
+  return { fbo, textures, layout: state.layout };
+}
+
+/** Deletes a reorder target's framebuffer (its textures belong to the state and the sort). */
+export function deleteReorderTarget(
+  gl: WebGL2RenderingContext,
+  t: Target | null | undefined,
+): void {
+  if (t) gl.deleteFramebuffer(t.fbo);
+}
+
+/**
+ * `state` (RGBA32F positions, velocities) -> `out` (createReorderTarget over the scratch state and
+ * `sort.sorted`) in the order of the sorted `blocks` (runSortPasses), elements [0, count).
+ */
 export function runReorder(
   env: PassEnv,
   state: Target,
-  sortedKeys: Target,
+  sort: SortTargets,
+  blocks: Target,
   count: number,
   out: Target,
 ): void {
-  const prog = env.programs.get('fullscreen.vert.glsl', 'reorder.frag.glsl');
   drawPass(
     env.gl,
     env.vao,
     out,
-    prog,
+    reorderProgram(env, sort.blockLog2),
     {
       uPos: state.textures[0],
       uVel: state.textures[1],
-      uSortedKeys: sortedKeys.textures[0],
+      uBlocks: blocks.textures[0],
+      uBlockShift: blocks.layout.shift,
       uShift: out.layout.shift,
       uCount: count,
     },

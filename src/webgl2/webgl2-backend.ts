@@ -13,9 +13,9 @@ import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
 import { probeWebGL2 } from './capabilities';
 import type { PassEnv } from './pass-env';
-import { createSortTargets, deleteSortTargets } from './bitonic-sort';
+import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
 import { ProgramCache } from './program';
-import { runReorder } from './reorder';
+import { createReorderTarget, deleteReorderTarget, reorderProgram, runReorder } from './reorder';
 import { runNeighborCount, runSteer, type GridInputs } from './steer';
 import { createTarget, deleteTarget, powerOfTwoLayout, rowsFor, type Target } from './textures';
 import { flockDefines } from './uniforms';
@@ -43,8 +43,13 @@ export interface WebGL2Backend extends WebGL2PathBackend {
   readonly kind: 'webgl2';
 }
 
-/** Two (RGBA32F position, RGBA32F velocity, R32F |N_i|) targets: the current state and the scratch/next one. */
-type TextureStates = StateObjects<Target>;
+/**
+ * Two (RGBA32F position, RGBA32F velocity, R32F |N_i|) targets: the current state and the
+ * scratch/next one; and per state the reorder pass's framebuffer (its textures + the sorted keys).
+ */
+interface TextureStates extends StateObjects<Target> {
+  reorderTargets: [Target, Target];
+}
 type Resources = PathResources<PassEnv, TextureStates>;
 
 class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
@@ -75,21 +80,25 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
       made.push(t);
       return t;
     };
+    const reorders: Target[] = [];
+    let sort: SortTargets | null = null;
     try {
-      return {
-        states: [
-          target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state A'),
-          target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state B'),
-        ],
-        sort: createSortTargets(gl, count, this.init.sortBlockLog2),
-      };
+      const a = target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state A');
+      const b = target([gl.RGBA32F, gl.RGBA32F, gl.R32F], 'state B');
+      sort = createSortTargets(gl, count, this.init.sortBlockLog2);
+      reorders.push(createReorderTarget(gl, a, sort.sorted, 'reorder into state A'));
+      reorders.push(createReorderTarget(gl, b, sort.sorted, 'reorder into state B'));
+      return { states: [a, b], sort, reorderTargets: [reorders[0]!, reorders[1]!] };
     } catch (e) {
+      reorders.forEach((t) => deleteReorderTarget(this.gl, t));
+      deleteSortTargets(this.gl, sort);
       made.forEach((t) => deleteTarget(this.gl, t));
       throw e;
     }
   }
 
   protected freeStates(s: TextureStates): void {
+    for (const t of s.reorderTargets) deleteReorderTarget(this.gl, t);
     for (const t of s.states) deleteTarget(this.gl, t);
     deleteSortTargets(this.gl, s.sort);
   }
@@ -109,8 +118,8 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     env.programs.get('fullscreen.vert.glsl', 'steer.frag.glsl', flockDefines(this.params));
   }
 
-  protected compileReorder(env: PassEnv): void {
-    env.programs.get('fullscreen.vert.glsl', 'reorder.frag.glsl');
+  protected compileReorder(env: PassEnv, sort: SortTargets): void {
+    reorderProgram(env, sort.blockLog2);
   }
 
   protected writeState(res: Resources, state: FlockState): void {
@@ -132,8 +141,11 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     return res.states[this.cur];
   }
 
-  protected reorderPass(res: Resources, sorted: Target): void {
-    runReorder(res.env, res.states[this.cur], sorted, this.count, res.states[1 - this.cur]!);
+  /** Unpacks the sorted blocks into res.sort.sorted as it reorders (one pass). */
+  protected reorderPass(res: Resources, blocks: Target): Target {
+    const out = res.reorderTargets[1 - this.cur]!;
+    runReorder(res.env, res.states[this.cur], res.sort, blocks, this.count, out);
+    return res.sort.sorted;
   }
 
   protected steerPass(res: Resources, grid: GridInputs | null, out: 0 | 1, time: number): void {

@@ -34,7 +34,8 @@ import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
 import {
   compileSortPrograms,
-  runBitonicSort,
+  runSortPasses,
+  runUnpack,
   sortPassCount,
   type SortTargets,
 } from './bitonic-sort';
@@ -297,14 +298,17 @@ export abstract class WebGL2PathBase<
   protected abstract stateStorage(): string;
   /** Compiles the path's steer program for the current params. */
   protected abstract compileSteer(env: E): void;
-  /** Compiles the path's reorder program. */
-  protected abstract compileReorder(env: E): void;
+  /** Compiles the path's reorder program (for `sort`'s block size). */
+  protected abstract compileReorder(env: E, sort: SortTargets): void;
   /** Writes `state` into res.states[0] (withBoidIds). */
   protected abstract writeState(res: PathResources<E, S>, state: FlockState): void;
   /** RGBA32F textures (positions, velocities) holding the current state, outside a step. */
   protected abstract currentTextures(res: PathResources<E, S>): Pick<Target, 'textures' | 'layout'>;
-  /** The current state in the order of `sorted` -> res.states[1 - cur]. */
-  protected abstract reorderPass(res: PathResources<E, S>, sorted: Target): void;
+  /**
+   * The current state in the order of the sorted `blocks` (runSortPasses) -> res.states[1 - cur],
+   * with the blocks unpacked into res.sort.sorted (returned) on the way.
+   */
+  protected abstract reorderPass(res: PathResources<E, S>, blocks: Target): Target;
   /**
    * One steer + integrate step into res.states[out], from the reordered scratch state (grid) or
    * the current one (brute force), at simulated time `time` (seconds, the start of the step).
@@ -423,7 +427,7 @@ export abstract class WebGL2PathBase<
       });
       compileSortPrograms(env, this.res!.sort);
       env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
-      this.compileReorder(env);
+      this.compileReorder(env, this.res!.sort);
     }
   }
 
@@ -525,8 +529,8 @@ export abstract class WebGL2PathBase<
     }
   }
 
-  /** Key, sort and cell table of the current state; returns the sorted keys' target. */
-  private buildGrid(res: PathResources<E, S>): Target {
+  /** Key pass and sort passes of the current state; returns the sorted blocks (runSortPasses). */
+  private sortKeys(res: PathResources<E, S>): Target {
     res.timer.begin('key');
     runKeyPass(
       res.env,
@@ -539,26 +543,42 @@ export abstract class WebGL2PathBase<
     );
     res.timer.end();
     res.timer.begin('sort');
-    const sorted = runBitonicSort(res.env, res.sort);
+    const blocks = runSortPasses(res.env, res.sort);
     res.timer.end();
+    return blocks;
+  }
+
+  private cellTable(res: PathResources<E, S>, sorted: Target): void {
     res.timer.begin('cellTable');
     runCellTable(res.env, sorted, this.count, res.table);
     res.timer.end();
+  }
+
+  /** Key, sort, unpack and cell table of the current state; returns the sorted keys' target. */
+  private buildGrid(res: PathResources<E, S>): Target {
+    const blocks = this.sortKeys(res);
+    const sorted = runUnpack(res.env, res.sort, blocks);
+    this.cellTable(res, sorted);
     return sorted;
   }
 
-  /** Grid: the current state in sorted order into res.states[1 - cur]; the steer pass's grid. */
-  private reorder(res: PathResources<E, S>, sorted: Target): GridInputs {
+  /**
+   * A step's grid: key, sort, then the current state in sorted order into res.states[1 - cur]
+   * (the path unpacks the sorted keys on the way), then the cell table; the steer pass's grid.
+   */
+  private gridStep(res: PathResources<E, S>): GridInputs {
+    const blocks = this.sortKeys(res);
     res.timer.begin('reorder');
-    this.reorderPass(res, sorted);
+    const sorted = this.reorderPass(res, blocks);
     res.timer.end();
+    this.cellTable(res, sorted);
     return { sortedKeys: sorted, cellTable: res.table };
   }
 
   private stepOnce(res: PathResources<E, S>, time: number): void {
     if (this.params.neighborSearch === 'grid') {
       // The reordered state goes to the scratch state; the step writes back into the current one.
-      const grid = this.reorder(res, this.buildGrid(res));
+      const grid = this.gridStep(res);
       res.timer.begin('steer');
       this.steerPass(res, grid, this.cur, time);
       res.timer.end();
@@ -639,7 +659,7 @@ export abstract class WebGL2PathBase<
     let order = res.states[this.cur];
     let grid: GridInputs | null = null;
     if (this.params.neighborSearch === 'grid') {
-      grid = this.reorder(res, this.buildGrid(res));
+      grid = this.gridStep(res);
       order = res.states[1 - this.cur]!;
     }
     return this.countNeighbors(res, grid, order, this.count);

@@ -24,7 +24,7 @@
 import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
 import { probeWebGL2 } from './capabilities';
-import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
+import { createSortTargets, deleteSortTargets, runUnpack, type SortTargets } from './bitonic-sort';
 import { ProgramCache } from './program';
 import type { GridInputs } from './steer';
 import {
@@ -180,11 +180,13 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     return res.copies;
   }
 
-  /** Reorders the state in the copies into states[1 - cur] and copies that back. */
-  protected reorderPass(res: Resources, sorted: Target): void {
+  /** Unpacks the sorted blocks, reorders the state in the copies into states[1 - cur] and copies that back. */
+  protected reorderPass(res: Resources, blocks: Target): Target {
+    const sorted = runUnpack(res.env, res.sort, blocks);
     const scratch = res.states[1 - this.cur]!;
     runTFReorder(res.env, res.copies, sorted, this.count, scratch);
     copyStateToTextures(this.gl, scratch, res.copies, this.count, false);
+    return sorted;
   }
 
   protected steerPass(res: Resources, grid: GridInputs | null, out: 0 | 1, time: number): void {
