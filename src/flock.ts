@@ -44,7 +44,13 @@ import {
   type OrbitCamera,
 } from './core/render-math';
 import { buildScene, predatorScene, viewStatic, type ViewStatic } from './core/scene';
-import { cloneState, initialState, validateState, type FlockState } from './core/state';
+import {
+  assignSpecies,
+  cloneState,
+  initialState,
+  validateState,
+  type FlockState,
+} from './core/state';
 import { defaultView, validateView, type ViewOptions } from './core/view';
 
 /** Capability names `disable` accepts, to force any rung of the ladder on any machine. */
@@ -508,6 +514,8 @@ export class Flock extends EventTarget {
   /** The state at some point, and what the backend was given since: enough to rebuild it exactly. */
   private _snap: Snapshot;
   private _log: LogEntry[] = [];
+  /** Species changes reading the state back: the frame loop takes no steps meanwhile. */
+  private _holdSteps = 0;
   /** Entries dropped from the front of the log so far (absolute log positions). */
   private _logBase = 0;
   /** Bumped when the snapshot is replaced by a state given outright (setState, re-init). */
@@ -839,7 +847,7 @@ export class Flock extends EventTarget {
    * FlockError when the call fails on the backend), and a failure also fires 'error' so
    * fire-and-forget callers see it.
    */
-  private _enqueueCall(op: (b: Backend) => void): Promise<void> {
+  private _enqueueCall(op: (b: Backend) => void | Promise<void>): Promise<void> {
     const p = this._enqueue(op);
     p.catch((e: unknown) => {
       if (!(e instanceof FlockError && e.field === 'flock')) this._emitError(e);
@@ -1211,8 +1219,10 @@ export class Flock extends EventTarget {
   /**
    * Changes parameters. The merged result is validated at once, before anything changes;
    * undefined fields are ignored. count, dimensions and seed re-initialise the flock from the
-   * seed; the rest keep the state. While a loss is recovered the call waits for the new rung and
-   * is checked against its limits then.
+   * seed; the rest keep the state. A change of `species` re-assigns every boid's species,
+   * positions.w = id mod species, and keeps positions and velocities (DESIGN.md section 1): the
+   * state is read back once, re-assigned and uploaded, after the steps asked before. While a
+   * loss is recovered the call waits for the new rung and is checked against its limits then.
    * @returns a promise of the call done on the backend (it rejects with a FlockError, and fires
    *   'error', when the rung started meanwhile cannot take it; nothing of the call applies then).
    * @throws FlockError naming the field, the value and the allowed range; the flock keeps its previous parameters and state.
@@ -1232,6 +1242,7 @@ export class Flock extends EventTarget {
     );
     if (changed.length === 0) return Promise.resolve();
     const reinit = needsReinit(changed);
+    const respecies = !reinit && changed.includes('species');
     const reframe = changed.some(
       (k) => k === 'boundsMin' || k === 'boundsMax' || k === 'dimensions',
     );
@@ -1252,8 +1263,18 @@ export class Flock extends EventTarget {
         }
         this._params = p;
       }
-      if (reinit) this._bState(b, initialState(p), p);
-      else this._bParams(b, p);
+      if (reinit) return this._bState(b, initialState(p), p);
+      if (!respecies) return this._bParams(b, p);
+      // positions.w is each boid's species in every backend's state: re-assigned from the state
+      // as it stands after the steps asked before (read again on the new rung after a loss).
+      this._holdSteps++;
+      return this._settled(b, (x) => x.readState())
+        .then((state) => {
+          const now = this._backend;
+          if (this._disposed || !now) return;
+          this._bState(now, assignSpecies(cloneState(state), p.species), p);
+        })
+        .finally(() => this._holdSteps--);
     });
   }
 
@@ -1594,7 +1615,11 @@ export class Flock extends EventTarget {
       const now = timeMs / 1000;
       // Backpressure: a backend that runs behind real time (the cpu worker on a slow phone)
       // gets no new steps until it catches up; the time is dropped, not queued.
-      const n = this._clock.advance(now, (b.pendingSteps ?? 0) > MAX_PENDING_STEPS);
+      // Nor while a species change reads the state back (the steps would be overwritten).
+      const n = this._clock.advance(
+        now,
+        (b.pendingSteps ?? 0) > MAX_PENDING_STEPS || this._holdSteps > 0,
+      );
       this.stats.timeScale = this._clock.timeScale;
       this.stats.stepsPerFrame = this._clock.stepsPerFrame;
       this.stats.frameBudgetMs = this._clock.frameBudget * 1000;
