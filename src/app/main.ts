@@ -16,6 +16,7 @@ import './app.css';
 import './dat-gui.css';
 import {
   CPU_MAX_COUNT,
+  FlockError,
   DebugLayer,
   PRESETS,
   VIEW_SCHEMA,
@@ -156,12 +157,36 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
     }
   }
-  overlay.setUrlErrors(query.errors);
+  const urlErrors = [...query.errors];
+  overlay.setUrlErrors(urlErrors);
   const schema = VIEW_SCHEMA;
   const view = { ...query.options.view };
   if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
   const options = { ...query.options, params, view, autoStart: !query.paused };
-  const flock = await createFlock(container, options);
+  // A URL parameter that is valid alone but that the rung cannot take (`?count=100000&backend=cpu`)
+  // is shown and ignored like any bad URL value (DESIGN section 4): the flock starts without it.
+  let flock: Flock;
+  for (;;) {
+    try {
+      flock = await createFlock(container, options);
+      break;
+    } catch (e) {
+      const field = e instanceof FlockError ? e.field : '';
+      if (!(field in params)) throw e;
+      urlErrors.push(`${messageOf(e)} (ignored)`);
+      overlay.setUrlErrors(urlErrors);
+      delete (params as Record<string, unknown>)[field];
+      if (field === 'count' && query.options.backend === 'cpu') {
+        const full = validateParams(params);
+        if (full.count > CPU_MAX_COUNT) {
+          Object.assign(
+            params,
+            state.autoBounds ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
+          );
+        }
+      }
+    }
+  }
   window.flock = flock;
   if (query.camera) Object.assign(flock.camera, query.camera);
 

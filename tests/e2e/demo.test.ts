@@ -145,6 +145,21 @@ describe.skipIf(!executablePath)('demo page', () => {
     await page.close();
   });
 
+  test('a URL value the rung cannot take (count above the cpu cap) is shown and ignored too', async () => {
+    const page = await context.newPage();
+    await open(page, '?backend=cpu&count=100000&seed=9&paused');
+    const errors = await page.locator('#overlay .error').allTextContents();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('count = 100000 is not allowed');
+    expect(errors[0]).toContain('(ignored)');
+    const params = await page.evaluate(() => window.flock!.params);
+    expect(await page.evaluate(() => window.flock!.backend)).toBe('cpu');
+    // The cpu backend's cap instead, and the rest of the URL applied.
+    expect(params.count).toBe(4096);
+    expect(params.seed).toBe(9);
+    await page.close();
+  });
+
   test('window.flock survives re-initialisation through setParams', async () => {
     const page = await context.newPage();
     await open(page, '?count=1000&backend=webgl2&paused');
