@@ -22,14 +22,26 @@ export class FlockError extends Error {
   }
 }
 
-/** A short printable form of any value, for error messages. Never throws (hostile objects, Proxies). */
+/** Longest printed value in an error message, characters (the value itself stays in `.value`). */
+export const MAX_SHOWN_VALUE = 200;
+
+/**
+ * A short printable form of any value, for error messages: at most MAX_SHOWN_VALUE characters
+ * (a longer one is cut and says how long it was). Never throws (hostile objects, Proxies).
+ */
 export function describeValue(value: unknown): string {
+  const text = printValue(value);
+  if (text.length <= MAX_SHOWN_VALUE) return text;
+  return `${text.slice(0, MAX_SHOWN_VALUE)}… (${text.length} characters)`;
+}
+
+function printValue(value: unknown): string {
   try {
     if (typeof value === 'string') return JSON.stringify(value);
     if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
     if (typeof value === 'bigint') return `${value}n`;
     if (typeof value === 'symbol' || typeof value === 'function') return typeof value;
-    if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+    if (Array.isArray(value)) return `[${value.map(printValue).join(', ')}]`;
     if (ArrayBuffer.isView(value)) {
       return `${value.constructor.name}(${(value as unknown as ArrayLike<number>).length})`;
     }

@@ -1,7 +1,7 @@
 // Issue 11 item 6: values that used to slip past validation. Each case is a FlockError naming the
 // field; nothing is checked as float64 and then stored as a float32 Infinity or zero-width box.
 import { describe, expect, test } from 'vitest';
-import { FlockError, describeValue } from '../../src/core/errors';
+import { FlockError, MAX_SHOWN_VALUE, describeValue } from '../../src/core/errors';
 import { defaultParams, validateParams } from '../../src/core/params';
 import { validateState } from '../../src/core/state';
 
@@ -112,5 +112,29 @@ describe('hostile arguments', () => {
     const p = validateParams({ count: undefined, seed: undefined, boundsMin: undefined }, base);
     expect(p.count).toBe(123);
     expect(p.seed).toBe(base.seed);
+  });
+});
+
+describe('long values in error messages', () => {
+  test('a value printed longer than MAX_SHOWN_VALUE is cut and says how long it was', () => {
+    const long = 'x'.repeat(500);
+    expect(describeValue(long)).toBe(`"${'x'.repeat(199)}… (502 characters)`);
+    expect(describeValue('x'.repeat(198))).toBe(`"${'x'.repeat(198)}"`); // 200: kept whole
+  });
+
+  test('100,000 obstacles: the error names the field and the limit in a message of a few hundred characters', () => {
+    const obstacles = Array.from({ length: 100000 }, () => ({ center: [0, 0, 0], radius: 1 }));
+    let err: unknown;
+    try {
+      validateParams({ obstacles } as never);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FlockError);
+    const fe = err as FlockError;
+    expect(fe.field).toBe('obstacles');
+    expect(fe.value).toBe(obstacles); // the value itself is kept whole
+    expect(fe.message.length).toBeLessThan(MAX_SHOWN_VALUE + 200 + fe.allowed.length);
+    expect(fe.message).toMatch(/… \(\d{7} characters\)/);
   });
 });
