@@ -114,10 +114,31 @@ const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
 const REBUILD_ATTRIBUTES = new Set(['backend', 'disable', 'preset']);
 
 /** The FlockError of a `backend` or `preset` value no flock can start with; null when valid. */
+/** The names of a `disable` attribute (comma- or space-separated). */
+function disableList(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** The error of a bad backend, disable or preset value (these rebuild the flock), or null. */
 function rebuildValueError(name: string, value: string | null): FlockError | null {
   const v = value?.trim() ?? '';
   if (name === 'backend' && value !== null && !BACKENDS.includes(v as BackendChoice))
     return new FlockError('backend', value, `one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`);
+  if (name === 'disable' && value !== null) {
+    const unknown = disableList(value).filter(
+      (d) => !(DISABLE_NAMES as readonly string[]).includes(d),
+    );
+    if (unknown.length > 0)
+      return new FlockError(
+        'disable',
+        value,
+        `a comma list of ${DISABLE_NAMES.join(', ')}`,
+        `unknown: ${unknown.join(', ')}`,
+      );
+  }
   if (name === 'preset' && v !== '' && !isPresetName(v))
     return new FlockError(
       'preset',
@@ -159,6 +180,8 @@ export class GpuFlockElement extends Base {
    * element re-inserted, a rebuild) with that attribute now invalid keeps it, as a running one does.
    */
   private readonly _lastGood = new Map<string, unknown>();
+  /** The last good `disable` list the flock was built with (a bad value keeps it). */
+  private _goodDisable: FlockOptions['disable'] | undefined;
   /** The last good `motion` value (a bad one fires 'error' and keeps it). */
   private _motion: 'auto' | 'always' = 'auto';
   /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
@@ -290,24 +313,19 @@ export class GpuFlockElement extends Base {
     }
     const disable = this.getAttribute('disable');
     if (disable !== null) {
-      const list = disable
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-      const known = list.filter((d) => (DISABLE_NAMES as readonly string[]).includes(d));
-      if (known.length < list.length) {
-        this._attributeError(
-          'disable',
-          disable,
-          new FlockError(
-            'disable',
-            disable,
-            `a comma list of ${DISABLE_NAMES.join(', ')}`,
-            `unknown: ${list.filter((d) => !known.includes(d)).join(', ')}`,
-          ),
-        );
+      const bad = rebuildValueError('disable', disable);
+      if (bad) {
+        this._attributeError('disable', disable, bad);
+        // The last good list when there is one (a bad value keeps it); else the known names.
+        options.disable =
+          this._goodDisable ??
+          disableList(disable).filter((d) => (DISABLE_NAMES as readonly string[]).includes(d));
+      } else {
+        options.disable = disableList(disable) as FlockOptions['disable'];
+        this._goodDisable = options.disable;
       }
-      options.disable = known;
+    } else {
+      this._goodDisable = undefined;
     }
     // A preset (src/core/presets.ts) gives the starting parameters and view; attributes override.
     const params: Record<string, unknown> = {};

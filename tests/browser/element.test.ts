@@ -172,7 +172,7 @@ describe('<gpu-flock>', () => {
     ]);
   });
 
-  test('a bad backend or preset on a running element is reported and keeps its flock', async () => {
+  test('a bad backend, preset or disable on a running element is reported and keeps its flock', async () => {
     const el = addFlock({ backend: 'webgl2', count: '1003', seed: '4', paused: '' });
     const flock = await el.ready;
     await flock.step(3);
@@ -183,11 +183,16 @@ describe('<gpu-flock>', () => {
     );
     el.setAttribute('backend', 'metal');
     el.setAttribute('preset', 'flood');
+    // A disable list with an unknown name is bad as a whole: nothing of it applies (the known
+    // 'webgl2' in it would otherwise rebuild the flock on another rung).
+    el.setAttribute('disable', 'foo,webgl2');
     await sleep(50);
     expect(errors.map((e) => [e.attribute, e.value])).toEqual([
       ['backend', 'metal'],
       ['preset', 'flood'],
+      ['disable', 'foo,webgl2'],
     ]);
+    expect((errors[2]!.error as FlockError).message).toContain('unknown: foo');
     expect(errors[0]!.error).toBeInstanceOf(FlockError);
     expect(errors[0]!.allowed).toMatch(/"webgl2-tf"/);
     expect(el.flock).toBe(flock);
