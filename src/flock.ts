@@ -713,8 +713,8 @@ export class Flock extends EventTarget {
   // ---- snapshot and log ------------------------------------------------------------------
 
   /** A state given outright (creation, setState, reset, re-init): the snapshot, exactly. */
-  private _setSnapshot(state: FlockState, params: FlockParams): void {
-    this._snap = { state, params, time: 0 };
+  private _setSnapshot(state: FlockState, params: FlockParams, time = 0): void {
+    this._snap = { state, params, time };
     this._logBase += this._log.length;
     this._log = [];
     this._snapGen++;
@@ -733,12 +733,12 @@ export class Flock extends EventTarget {
     this._log.push({ params: p });
   }
 
-  /** A whole state into `b` (with its params), which becomes the snapshot. */
-  private _bState(b: Backend, s: FlockState, p: FlockParams): void {
+  /** A whole state into `b` (with its params) at simulated time `time`, which becomes the snapshot. */
+  private _bState(b: Backend, s: FlockState, p: FlockParams, time = 0): void {
     b.setParams(p);
-    b.setState(s);
+    b.setState(s, time);
     this._applied = p;
-    this._setSnapshot(s, p);
+    this._setSnapshot(s, p, time);
   }
 
   /** Where the log is now, to adopt a state read from the backend at this point. */
@@ -1266,13 +1266,14 @@ export class Flock extends EventTarget {
       if (reinit) return this._bState(b, initialState(p), p);
       if (!respecies) return this._bParams(b, p);
       // positions.w is each boid's species in every backend's state: re-assigned from the state
-      // as it stands after the steps asked before (read again on the new rung after a loss).
+      // as it stands after the steps asked before (read again on the new rung after a loss),
+      // at the simulated time it was read at (predators and the flow go on where they were).
       this._holdSteps++;
-      return this._settled(b, (x) => x.readState())
-        .then((state) => {
+      return this._settled(b, (x) => x.readState().then((state) => ({ state, time: x.time })))
+        .then(({ state, time }) => {
           const now = this._backend;
           if (this._disposed || !now) return;
-          this._bState(now, assignSpecies(cloneState(state), p.species), p);
+          this._bState(now, assignSpecies(cloneState(state), p.species), p, time);
         })
         .finally(() => this._holdSteps--);
     });

@@ -21,16 +21,20 @@ const BACKENDS: BackendKind[] = ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
 
 describe.each(BACKENDS)('species changed on a live flock (%s)', (backend) => {
   test('1 -> 3 -> 2: positions.w = id mod species, xyz kept, steps follow the reference', async () => {
-    // 3001 boids (not a multiple of 2 or 3), one species to start with.
-    const params = parityParams({ count: 3001, species: 1 });
+    // 3001 boids (not a multiple of 2 or 3), one species to start with; a predator and
+    // turbulence, whose paths depend on the simulated time, which the change must keep.
+    const params = parityParams({ count: 3001, species: 1, predators: 1, turbulence: 0.5 });
     const f = await make(undefined, { backend, params, autoStart: false });
     expect(f.backend).toBe(backend);
     await f.step(2);
     const before = await f.readState();
     expect(new Set(speciesOf(before))).toEqual(new Set([0]));
 
+    const t = f.time;
+    expect(t).toBeCloseTo(2 * params.timeStep, 9);
     await f.setParams({ species: 3 });
     expect(f.params.species).toBe(3);
+    expect(f.time).toBe(t);
     const three = await f.readState();
     expect(speciesOf(three)).toEqual(speciesOf(before).map((_, i) => i % 3));
     expect(xyzOnly(three.positions)).toEqual(xyzOnly(before.positions));
@@ -39,7 +43,7 @@ describe.each(BACKENDS)('species changed on a live flock (%s)', (backend) => {
     // The step after the change is the reference's step of three species from that state.
     await f.step(1);
     const got = await f.readState();
-    const want = referenceSteps(three, f.params, 1);
+    const want = referenceSteps(three, f.params, 1, undefined, t);
     expect(speciesOf(got)).toEqual(speciesOf(want));
     const r = checkTolerance(got, want, f.params, 1);
     expect(r.ok, r.message).toBe(true);
