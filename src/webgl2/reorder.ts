@@ -6,7 +6,7 @@
  */
 import type { SortTargets } from './bitonic-sort';
 import type { PassEnv } from './pass-env';
-import { drawPass, rowsFor, type Target } from './textures';
+import { drawPass, framebufferOf, rowsFor, type Target } from './textures';
 
 /** The reorder program for blocks of 2^blockLog2 pairs. */
 export function reorderProgram(env: PassEnv, blockLog2: number) {
@@ -25,14 +25,7 @@ export function createReorderTarget(
   label: string,
 ): Target {
   const textures = [...state.textures, sorted.textures[0]!];
-  const fbo = gl.createFramebuffer()!;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-  textures.forEach((t, k) =>
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, gl.TEXTURE_2D, t, 0),
-  );
-  gl.drawBuffers(textures.map((_, k) => gl.COLOR_ATTACHMENT0 + k));
-  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const { fbo, status } = framebufferOf(gl, textures);
   if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
     gl.deleteFramebuffer(fbo);
     throw new Error(`${label}: framebuffer incomplete (0x${status.toString(16)})`);

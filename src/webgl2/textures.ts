@@ -47,12 +47,55 @@ export function createDataTexture(
   const tex = gl.createTexture()!;
   gl.bindTexture(gl.TEXTURE_2D, tex);
   gl.texStorage2D(gl.TEXTURE_2D, 1, internalFormat, layout.width, layout.height);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  nearestClamp(gl, gl.TEXTURE_2D);
   gl.bindTexture(gl.TEXTURE_2D, null);
   return tex;
+}
+
+/** NEAREST filtering and CLAMP_TO_EDGE on the texture bound to `target` (data, not images). */
+function nearestClamp(gl: WebGL2RenderingContext, target: number): void {
+  gl.texParameteri(target, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+  gl.texParameteri(target, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
+  gl.texParameteri(target, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(target, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+}
+
+/**
+ * A framebuffer whose COLOR_ATTACHMENT0..n-1 `attach(k)` sets (all drawn), and its completeness
+ * status; the framebuffer is unbound again.
+ */
+function colorFramebuffer(
+  gl: WebGL2RenderingContext,
+  n: number,
+  attach: (k: number) => void,
+): { fbo: WebGLFramebuffer; status: number } {
+  const fbo = gl.createFramebuffer()!;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  const buffers: number[] = [];
+  for (let k = 0; k < n; k++) {
+    attach(k);
+    buffers.push(gl.COLOR_ATTACHMENT0 + k);
+  }
+  gl.drawBuffers(buffers);
+  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  return { fbo, status };
+}
+
+/** A framebuffer with the 2D `textures` as COLOR_ATTACHMENT0..n-1 (all drawn), and its status. */
+export function framebufferOf(
+  gl: WebGL2RenderingContext,
+  textures: readonly WebGLTexture[],
+): { fbo: WebGLFramebuffer; status: number } {
+  return colorFramebuffer(gl, textures.length, (k) =>
+    gl.framebufferTexture2D(
+      gl.FRAMEBUFFER,
+      gl.COLOR_ATTACHMENT0 + k,
+      gl.TEXTURE_2D,
+      textures[k]!,
+      0,
+    ),
+  );
 }
 
 /** Textures of one layout bound as COLOR_ATTACHMENT0..n-1 of one framebuffer. */
@@ -73,14 +116,7 @@ export function createTarget(
   label: string,
 ): Target {
   const textures = formats.map((f) => createDataTexture(gl, f, layout));
-  const fbo = gl.createFramebuffer()!;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-  textures.forEach((t, k) =>
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, gl.TEXTURE_2D, t, 0),
-  );
-  gl.drawBuffers(textures.map((_, k) => gl.COLOR_ATTACHMENT0 + k));
-  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const { fbo, status } = framebufferOf(gl, textures);
   const target = { fbo, textures, layout };
   if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
     deleteTarget(gl, target);
@@ -106,21 +142,11 @@ export function createArrayTarget(
   const tex = gl.createTexture()!;
   gl.bindTexture(gl.TEXTURE_2D_ARRAY, tex);
   gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, internalFormat, layout.width, layout.height, layers);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  nearestClamp(gl, gl.TEXTURE_2D_ARRAY);
   gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
-  const fbo = gl.createFramebuffer()!;
-  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-  const attachments: number[] = [];
-  for (let k = 0; k < layers; k++) {
-    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, tex, 0, k);
-    attachments.push(gl.COLOR_ATTACHMENT0 + k);
-  }
-  gl.drawBuffers(attachments);
-  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
-  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const { fbo, status } = colorFramebuffer(gl, layers, (k) =>
+    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, tex, 0, k),
+  );
   const target = { fbo, textures: [tex], layout };
   if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
     deleteTarget(gl, target);
