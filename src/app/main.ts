@@ -144,18 +144,22 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     backendChoice: query.options.backend ?? 'auto',
     disable: [...(query.options.disable ?? [])],
   };
-  // `?backend=cpu` without a count: start at the cpu backend's cap rather than failing on a
-  // larger count (an explicit count above the cap is still reported).
-  const urlHasCount = new URLSearchParams(location.search).has('count');
-  if (query.options.backend === 'cpu' && !urlHasCount) {
+  /** `?backend=cpu` with no count of its own: the cpu backend's cap when the default is above it. */
+  const capForCpu = (): boolean => {
+    if (query.options.backend !== 'cpu') return false;
     const full = validateParams(params);
-    if (full.count > CPU_MAX_COUNT) {
-      Object.assign(
-        params,
-        state.autoBounds ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
-      );
-      overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
-    }
+    if (full.count <= CPU_MAX_COUNT) return false;
+    Object.assign(
+      params,
+      state.autoBounds ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
+    );
+    return true;
+  };
+  // Without a count in the URL, start at the cap rather than failing on a larger count (an
+  // explicit count above the cap is reported and ignored below).
+  const urlHasCount = new URLSearchParams(location.search).has('count');
+  if (!urlHasCount && capForCpu()) {
+    overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
   }
   const urlErrors = [...query.errors];
   overlay.setUrlErrors(urlErrors);
@@ -176,15 +180,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       urlErrors.push(`${messageOf(e)} (ignored)`);
       overlay.setUrlErrors(urlErrors);
       delete (params as Record<string, unknown>)[field];
-      if (field === 'count' && query.options.backend === 'cpu') {
-        const full = validateParams(params);
-        if (full.count > CPU_MAX_COUNT) {
-          Object.assign(
-            params,
-            state.autoBounds ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
-          );
-        }
-      }
+      if (field === 'count') capForCpu();
     }
   }
   window.flock = flock;
