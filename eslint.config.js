@@ -14,6 +14,7 @@ export default tseslint.config(
       '.gl/',
       '.pack/',
       'examples/*/dist/',
+      'docs/api/',
     ],
   },
   js.configs.recommended,

@@ -384,6 +384,45 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
     });
   }
 
+  test("vite-app flock.html: the README's bundler snippet as create-vite's main.ts draws a flock in the page", async () => {
+    // src/flock.ts is the README snippet as is (tests/unit/readme.test.ts keeps them equal), on
+    // create-vite's index.html (a bare #app): the flock's canvas must be in the page and drawn.
+    const { page, problems } = await open(context, `${urls['vite-app']}/flock.html`);
+    try {
+      await page.waitForFunction(() => document.querySelector('body > div > canvas') !== null);
+      // What the page shows (a WebGPU canvas's buffer is not kept for drawImage after it is
+      // presented): a screenshot of the canvas, its colours counted.
+      await page.waitForTimeout(1500);
+      const shot = await page.locator('body > div > canvas').screenshot();
+      const r = await page.locator('body > div > canvas').boundingBox();
+      // Decoded in a blank page: the example's CSP (default-src 'self') refuses data: images.
+      const blank = await context.newPage();
+      const colours = await blank.evaluate(async (png: string) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${png}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const ctx = c.getContext('2d', { willReadFrequently: true })!;
+        ctx.drawImage(img, 0, 0);
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        const colours = new Set<number>();
+        for (let i = 0; i < d.length; i += 4)
+          colours.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
+        return colours.size;
+      }, shot.toString('base64'));
+      await blank.close();
+      const got = { width: r!.width, height: r!.height, colours };
+      expect(got.width, 'canvas CSS width').toBeGreaterThan(500);
+      expect(got.height, 'canvas CSS height (70vh of 540)').toBeGreaterThan(300);
+      expect(got.colours, 'distinct colours drawn (background + boids)').toBeGreaterThan(5);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('vite-app under `vite dev` (the dependency pre-bundled, no optimizeDeps.exclude)', async () => {
     let server: ViteDevServer | null = null;
     try {
