@@ -4,7 +4,10 @@
 // integration with the flow, the obstacles' hard constraint and the box walls.
 // Reynolds, "Flocks, herds and schools: a distributed behavioral model", SIGGRAPH 1987;
 // Reynolds, "Steering behaviors for autonomous characters", GDC 1999.
-#include "flock-params.glsl"
+// The uniforms (blocks P: SimParams and S: StepParams, std140), the program variants' defines
+// (DIMS, WRAP, SOFT, REYNOLDS, SPECIES) and one bool function per switch of the model, generated
+// from the term table (src/core/terms.ts).
+#include "flock-params.gen.glsl"
 
 // Boids closer than EPS = 1e-3 world units ignore each other (no division by ~0); a point force
 // whose source is within EPS of a boid gives no force.
@@ -35,9 +38,9 @@ vec3 safeVelocity(vec3 v) {
 // 2D. Every offset of the model goes through here (neighbours, obstacles, attractor, predators).
 vec3 minimumImage(vec3 d) {
 #if WRAP
-  d.xy -= uBoxSize.xy * floor(d.xy / uBoxSize.xy + 0.5);
+  d.xy -= P.boxSize.xy * floor(d.xy / P.boxSize.xy + 0.5);
 #if DIMS == 3
-  d.z -= uBoxSize.z * floor(d.z / uBoxSize.z + 0.5);
+  d.z -= P.boxSize.z * floor(d.z / P.boxSize.z + 0.5);
 #endif
 #endif
 #if DIMS == 2
@@ -51,17 +54,25 @@ vec3 minimumImage(vec3 d) {
 bool neighborOffset(vec3 pi, vec3 pj, out vec3 d, out float d2) {
   d = minimumImage(pj - pi);
   d2 = dot(d, d);
-  return d2 > EPS2 && d2 < uR2;
+  return d2 > EPS2 && d2 < P.r2;
 }
 
-// Adds a neighbour (offset d, |d|^2 = d2, velocity vj; `mate`: of the boid's own species) to the
+// Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of the boid at p (species
+// p.w) with velocity v, counted by alignment and cohesion (M_i): of the boid's own species.
+bool isFlockmate(vec4 p, vec3 v, vec3 d, float d2, float sj) {
+#if SPECIES
+  return sj == p.w;
+#else
+  return true;
+#endif
+}
+
+// Adds a neighbour (offset d, |d|^2 = d2, velocity vj; `mate`: a flockmate, isFlockmate) to the
 // sums: separation from everyone within min(rs, r), alignment and cohesion with mates only.
 void addNeighbor(inout Accum acc, vec3 d, float d2, vec3 vj, bool mate) {
   acc.count++;
-  if (d2 < uRs2) acc.sep -= d / d2;
-#if SPECIES
+  if (d2 < P.rs2) acc.sep -= d / d2;
   if (!mate) return;
-#endif
   acc.sumVel += safeVelocity(vj);
   acc.sumOff += d;
   acc.mates++;
@@ -90,11 +101,11 @@ float floorMod(float x, float size) {
 // clamp into the closed box and make that velocity component point inward. wrap: floored modulo.
 void applyBoundary(inout vec3 p, inout vec3 v) {
   for (int a = 0; a < DIMS; a++) {
-    float lo = uBoundsMin[a];
+    float lo = P.boundsMin[a];
 #if WRAP
-    p[a] = lo + floorMod(p[a] - lo, uBoxSize[a]);
+    p[a] = lo + floorMod(p[a] - lo, P.boxSize[a]);
 #else
-    float hi = uBoundsMax[a];
+    float hi = P.boundsMax[a];
     if (p[a] < lo) {
       p[a] = 2.0 * lo - p[a];
       v[a] = abs(v[a]);
@@ -113,25 +124,25 @@ void applyBoundary(inout vec3 p, inout vec3 v) {
 vec3 steerToward(vec3 u, vec3 v) {
   float len = safeLength(u);
   if (!(len > 0.0)) return vec3(0.0);
-  vec3 s = uMaxSpeed * (u / len) - v;
+  vec3 s = P.maxSpeed * (u / len) - v;
   float sl = safeLength(s);
-  return sl > uMaxSteer ? s * (uMaxSteer / sl) : s;
+  return sl > P.maxSteerForce ? s * (P.maxSteerForce / sl) : s;
 }
 #endif
 
 // The steering acceleration of the three rules ('reynolds': per rule; 'sum': one limited sum).
 vec3 steering(vec3 v, Accum acc) {
 #if REYNOLDS
-  return uWeights.x * steerToward(acc.sep, v) + uWeights.y * steerToward(acc.sumVel, v) +
-         uWeights.z * steerToward(acc.sumOff, v);
+  return P.separationWeight * steerToward(acc.sep, v) + P.alignmentWeight * steerToward(acc.sumVel, v) +
+         P.cohesionWeight * steerToward(acc.sumOff, v);
 #else
-  vec3 a = uWeights.x * acc.sep;
+  vec3 a = P.separationWeight * acc.sep;
   if (acc.mates > 0) {
     float inv = 1.0 / float(acc.mates);
-    a += uWeights.y * (acc.sumVel * inv - v) + uWeights.z * (acc.sumOff * inv);
+    a += P.alignmentWeight * (acc.sumVel * inv - v) + P.cohesionWeight * (acc.sumOff * inv);
   }
   float alen = safeLength(a);
-  return alen > uMaxSteer ? a * (uMaxSteer / alen) : a;
+  return alen > P.maxSteerForce ? a * (P.maxSteerForce / alen) : a;
 #endif
 }
 
@@ -141,26 +152,26 @@ vec3 pointForces(vec3 p) {
   vec3 a = vec3(0.0);
 #if SOFT
   for (int k = 0; k < DIMS; k++) {
-    if (p[k] < uSoftLo[k]) a[k] += uSoftK * (uSoftLo[k] - p[k]);
-    if (p[k] > uSoftHi[k]) a[k] -= uSoftK * (p[k] - uSoftHi[k]);
+    if (p[k] < P.softLo[k]) a[k] += P.softK * (P.softLo[k] - p[k]);
+    if (p[k] > P.softHi[k]) a[k] -= P.softK * (p[k] - P.softHi[k]);
   }
 #endif
-  for (int k = 0; k < uObstacleCount; k++) {
-    vec4 o = uObstacles[k];
+  for (int k = 0; k < int(P.obstacleCount); k++) {
+    vec4 o = P.obstacles[k];
     vec3 e = minimumImage(p - o.xyz);
     float q = safeLength(e);
-    float reach = o.w + uObstacleMargin;
-    if (q < reach) a += (uObstacleForce * (reach - q) / uObstacleMargin) * unitOr(e, q);
+    float reach = o.w + P.obstacleMargin;
+    if (q < reach) a += (P.obstacleForce * (reach - q) / P.obstacleMargin) * unitOr(e, q);
   }
-  if (uAttractor.w != 0.0) {
-    vec3 e = minimumImage(uAttractor.xyz - p);
+  if (attractorOn()) {
+    vec3 e = minimumImage(P.attractor - p);
     float q = safeLength(e);
-    if (q > EPS && q < uAttractorRadius) a += (uAttractor.w * (1.0 - q / uAttractorRadius) / q) * e;
+    if (q > EPS && q < P.attractorRadius) a += (P.attractorStrength * (1.0 - q / P.attractorRadius) / q) * e;
   }
-  for (int k = 0; k < uPredatorCount; k++) {
-    vec3 e = minimumImage(p - uPredators[k]);
+  for (int k = 0; k < int(P.predatorCount); k++) {
+    vec3 e = minimumImage(p - S.predators[k].xyz);
     float q = safeLength(e);
-    if (q > EPS && q < uPredatorRadius) a += (uPredatorForce * (1.0 - q / uPredatorRadius) / q) * e;
+    if (q > EPS && q < P.predatorRadius) a += (P.predatorForce * (1.0 - q / P.predatorRadius) / q) * e;
   }
   return a;
 }
@@ -168,14 +179,14 @@ vec3 pointForces(vec3 p) {
 // The air's flow w(p, t) = wind + turbulence * u(k p + phi) (ABC flow in 3D, (cos y, sin x) in
 // 2D), world units/s; it moves positions only.
 vec3 flowAt(vec3 p) {
-  vec3 w = uWind;
-  if (uTurbulence != 0.0) {
-    vec3 x = uTurbulenceK * p + uFlowPhase;
+  vec3 w = P.wind;
+  if (turbulenceOn()) {
+    vec3 x = P.turbulenceK * p + S.flowPhase;
 #if DIMS == 3
-    w += (0.5 * uTurbulence) *
+    w += (0.5 * P.turbulence) *
          vec3(sin(x.z) + cos(x.y), sin(x.x) + cos(x.z), sin(x.y) + cos(x.x));
 #else
-    w.xy += uTurbulence * vec2(cos(x.y), sin(x.x));
+    w.xy += P.turbulence * vec2(cos(x.y), sin(x.x));
 #endif
   }
 #if DIMS == 2
@@ -188,8 +199,8 @@ vec3 flowAt(vec3 p) {
 // (relative to p itself, so under wrap the nearest image of the sphere) and loses the inward
 // component of its velocity.
 void constrainObstacles(inout vec3 p, inout vec3 v) {
-  for (int k = 0; k < uObstacleCount; k++) {
-    vec4 o = uObstacles[k];
+  for (int k = 0; k < int(P.obstacleCount); k++) {
+    vec4 o = P.obstacles[k];
     vec3 e = minimumImage(p - o.xyz);
     float q = safeLength(e);
     if (q < o.w) {
@@ -209,13 +220,13 @@ void integrateBoid(vec3 p, vec3 v, Accum acc, out vec3 np, out vec3 nv) {
 #if DIMS == 2
   a.z = 0.0;
 #endif
-  nv = v + a * uDt;
+  nv = v + a * P.dt;
   float speed = safeLength(nv);
   if (speed > 0.0) {
-    float k = speed > uMaxSpeed ? uMaxSpeed / speed : (speed < uMinSpeed ? uMinSpeed / speed : 1.0);
+    float k = speed > P.maxSpeed ? P.maxSpeed / speed : (speed < P.minSpeed ? P.minSpeed / speed : 1.0);
     nv *= k;
   }
-  np = p + (nv + flowAt(p)) * uDt;
+  np = p + (nv + flowAt(p)) * P.dt;
   constrainObstacles(np, nv);
   applyBoundary(np, nv);
 #if DIMS == 2

@@ -1,9 +1,11 @@
 // Uniform-grid cell keys, exactly src/core/grid.ts: cellCoord clamps into the grid, the key is
 // x + dims.x * (y + dims.y * z), and in 2D the z cell is 0.
-#include "flock-params.glsl"
+#include "flock-params.gen.glsl"
 
-uniform vec3 uCellSize;   // world units per cell, per axis
-uniform ivec3 uGridDims;  // cells per axis (z is 1 in 2D)
+// Cells per axis (z is 1 in 2D); the cell size is P.cellSize (world units per cell, per axis).
+ivec3 gridDims() {
+  return ivec3(P.dims);
+}
 // Exact cell thresholds (src/webgl2/cell-bounds.ts): element axis * stride + c is the smallest
 // float32 x that the float64 CPU puts in cell c or above.
 uniform sampler2D uCellBounds;
@@ -32,10 +34,10 @@ int cellCoord(float x, int axis, float lo, float size, int dim) {
 }
 
 ivec3 cellOf(vec3 p) {
-  int cx = cellCoord(p.x, 0, uBoundsMin.x, uCellSize.x, uGridDims.x);
-  int cy = cellCoord(p.y, 1, uBoundsMin.y, uCellSize.y, uGridDims.y);
+  int cx = cellCoord(p.x, 0, P.boundsMin.x, P.cellSize.x, gridDims().x);
+  int cy = cellCoord(p.y, 1, P.boundsMin.y, P.cellSize.y, gridDims().y);
 #if DIMS == 3
-  int cz = cellCoord(p.z, 2, uBoundsMin.z, uCellSize.z, uGridDims.z);
+  int cz = cellCoord(p.z, 2, P.boundsMin.z, P.cellSize.z, gridDims().z);
 #else
   int cz = 0;
 #endif
@@ -43,7 +45,7 @@ ivec3 cellOf(vec3 p) {
 }
 
 int cellIndex(ivec3 c) {
-  return c.x + uGridDims.x * (c.y + uGridDims.y * c.z);
+  return c.x + gridDims().x * (c.y + gridDims().y * c.z);
 }
 
 uint cellKey(vec3 p) {
@@ -52,5 +54,5 @@ uint cellKey(vec3 p) {
 
 ivec3 cellCoords(uint key) {
   int k = int(key);
-  return ivec3(k % uGridDims.x, (k / uGridDims.x) % uGridDims.y, k / (uGridDims.x * uGridDims.y));
+  return ivec3(k % gridDims().x, (k / gridDims().x) % gridDims().y, k / (gridDims().x * gridDims().y));
 }

@@ -11,6 +11,8 @@ void main() {
     outCount = uvec4(0u);
     return;
   }
-  vec4 p = texelFetch(uPos, texelOf(i, uShift), 0);
-  outCount = uvec4(uint(gatherNeighbors(i, p).count), 0u, 0u, 0u);
+  ivec2 t = texelOf(i, uShift);
+  vec4 p = texelFetch(uPos, t, 0);
+  vec3 v = texelFetch(uVel, t, 0).xyz;
+  outCount = uvec4(uint(gatherNeighbors(i, p, v).count), 0u, 0u, 0u);
 }

@@ -19,14 +19,14 @@ uniform int uTableShift;             // log2 of the cell table's width
 #endif
 
 // Adds element s of the state to the sums if it is a neighbour of the boid at p.xyz (species
-// p.w). No `s == self` test is needed: the boid itself is at |d|^2 = 0 < eps^2.
-void visit(inout Accum acc, vec4 p, int s) {
+// p.w, velocity v). No `s == self` test is needed: the boid itself is at |d|^2 = 0 < eps^2.
+void visit(inout Accum acc, vec4 p, vec3 v, int s) {
   ivec2 t = texelOf(s, uShift);
   vec4 q = texelFetch(uPos, t, 0);
   vec3 d;
   float d2;
   if (neighborOffset(p.xyz, q.xyz, d, d2)) {
-    addNeighbor(acc, d, d2, texelFetch(uVel, t, 0).xyz, q.w == p.w);
+    addNeighbor(acc, d, d2, texelFetch(uVel, t, 0).xyz, isFlockmate(p, v, d, d2, q.w));
   }
 }
 
@@ -38,16 +38,16 @@ int cellStart(int c) {
 }
 
 // Visits the boids of cells x0..x1 of one grid row (y, z): consecutive keys, so one index range.
-void visitCells(inout Accum acc, vec4 p, int x0, int x1, ivec2 row) {
+void visitCells(inout Accum acc, vec4 p, vec3 v, int x0, int x1, ivec2 row) {
   int first = cellIndex(ivec3(x0, row));
   int start = cellStart(first);
   int end = cellStart(first + (x1 - x0) + 1);
-  for (int s = start; s < end; s++) visit(acc, p, s);
+  for (int s = start; s < end; s++) visit(acc, p, v, s);
 }
 #endif
 
-// The neighbour sums of element `self`, at p.xyz with species p.w.
-Accum gatherNeighbors(int self, vec4 p) {
+// The neighbour sums of element `self`, at p.xyz with species p.w and velocity v.
+Accum gatherNeighbors(int self, vec4 p, vec3 v) {
   Accum acc = emptyAccum();
 #if GRID
   ivec3 c = cellCoords(texelFetch(uSortedKeys, texelOf(self, uShift), 0).x);
@@ -62,26 +62,26 @@ Accum gatherNeighbors(int self, vec4 p) {
       ivec2 row = c.yz + ivec2(dy, dz);
 #if WRAP
       // dims >= 3 per active axis under wrap, so the 3^d cells are distinct.
-      row = (row + uGridDims.yz) % uGridDims.yz;
+      row = (row + gridDims().yz) % gridDims().yz;
       int x0 = c.x - 1;
       int x1 = c.x + 1;
       if (x0 < 0) {
-        visitCells(acc, p, uGridDims.x - 1, uGridDims.x - 1, row);
-        visitCells(acc, p, 0, x1, row);
-      } else if (x1 >= uGridDims.x) {
-        visitCells(acc, p, x0, uGridDims.x - 1, row);
-        visitCells(acc, p, 0, 0, row);
+        visitCells(acc, p, v, gridDims().x - 1, gridDims().x - 1, row);
+        visitCells(acc, p, v, 0, x1, row);
+      } else if (x1 >= gridDims().x) {
+        visitCells(acc, p, v, x0, gridDims().x - 1, row);
+        visitCells(acc, p, v, 0, 0, row);
       } else {
-        visitCells(acc, p, x0, x1, row);
+        visitCells(acc, p, v, x0, x1, row);
       }
 #else
-      if (any(lessThan(row, ivec2(0))) || any(greaterThanEqual(row, uGridDims.yz))) continue;
-      visitCells(acc, p, max(c.x - 1, 0), min(c.x + 1, uGridDims.x - 1), row);
+      if (any(lessThan(row, ivec2(0))) || any(greaterThanEqual(row, gridDims().yz))) continue;
+      visitCells(acc, p, v, max(c.x - 1, 0), min(c.x + 1, gridDims().x - 1), row);
 #endif
     }
   }
 #else
-  for (int j = 0; j < uCount; j++) visit(acc, p, j);
+  for (int j = 0; j < uCount; j++) visit(acc, p, v, j);
 #endif
   return acc;
 }

@@ -20,7 +20,7 @@ void main() {
   ivec2 t = texelOf(i, uShift);
   vec4 p = texelFetch(uPos, t, 0);
   vec4 v = texelFetch(uVel, t, 0);
-  Accum acc = gatherNeighbors(i, p);
+  Accum acc = gatherNeighbors(i, p, v.xyz);
   vec3 np;
   vec3 nv;
   integrateBoid(p.xyz, v.xyz, acc, np, nv);

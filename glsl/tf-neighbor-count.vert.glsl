@@ -7,7 +7,9 @@ flat out uint tfCount;
 
 void main() {
   int i = gl_VertexID;
-  vec4 p = texelFetch(uPos, texelOf(i, uShift), 0);
-  tfCount = uint(gatherNeighbors(i, p).count);
+  ivec2 t = texelOf(i, uShift);
+  vec4 p = texelFetch(uPos, t, 0);
+  vec3 v = texelFetch(uVel, t, 0).xyz;
+  tfCount = uint(gatherNeighbors(i, p, v).count);
   gl_Position = vec4(0.0, 0.0, 0.0, 1.0);
 }

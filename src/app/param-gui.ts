@@ -4,7 +4,8 @@
  * in words with its unit (`Perception radius (units)`) and a tooltip from the schema's doc and
  * allowed range.
  *
- * Numbers: the slider spans a range a person would explore (GUI_RANGES); the text box takes any
+ * Numbers: the slider spans a range a person would explore (the schema's `slider`); the text box
+ * takes any
  * value, and the schema decides: a value outside the slider that the schema allows is applied and
  * the slider widens to show it; one it rejects leaves the flock as it was and shows the
  * FlockError's text under the field. Controls that do nothing on the running backend are left
@@ -22,6 +23,7 @@ import {
   type FlockParams,
   type ParamSpec,
 } from '../index';
+import type { ParamFolder } from '../core/params';
 
 /** A view-schema entry as the panel reads it (src/core/view.ts's specs fit it). */
 export interface ViewSpecLike {
@@ -37,70 +39,15 @@ export interface ViewSpecLike {
 }
 
 /**
- * Slider ranges inside the schema's (often vast) valid range: the part a person would explore.
- * The text box beside accepts anything the schema allows.
+ * Slider spans and labels of the view options (the parameters' are in PARAM_SCHEMA: `label`,
+ * `slider`, `folder`), until the view schema carries them too.
  */
-const GUI_RANGES: Record<string, [number, number]> = {
-  count: [1, 1 << 20],
-  perceptionRadius: [0.1, 10],
-  separationRadius: [0, 10],
-  separationWeight: [0, 5],
-  alignmentWeight: [0, 5],
-  cohesionWeight: [0, 5],
-  maxSpeed: [0.1, 30],
-  minSpeed: [0, 30],
-  maxSteerForce: [0, 30],
-  timeStep: [0.001, 0.05],
-  boundaryMargin: [0, 32],
-  boundaryForce: [0, 30],
-  obstacleMargin: [0, 16],
-  obstacleForce: [0, 50],
-  attractorStrength: [-50, 50],
-  attractorRadius: [1, 64],
-  predatorRadius: [0.5, 32],
-  predatorForce: [0, 50],
-  turbulence: [0, 10],
-  turbulenceScale: [1, 128],
-  seed: [0, 9999],
+const VIEW_SLIDERS: Record<string, readonly [number, number]> = {
   densityMax: [0, 400],
   boidSize: [0, 4],
   pickedBoid: [-1, 16384],
 };
-
-/** Labels in words (the unit is added from the schema). */
-const LABELS: Record<string, string> = {
-  count: 'Boids',
-  seed: 'Seed',
-  steering: 'Steering model',
-  perceptionRadius: 'Perception radius',
-  separationRadius: 'Separation radius',
-  separationWeight: 'Separation weight',
-  alignmentWeight: 'Alignment weight',
-  cohesionWeight: 'Cohesion weight',
-  maxSpeed: 'Top speed',
-  minSpeed: 'Lowest speed',
-  maxSteerForce: 'Steering force limit',
-  species: 'Species',
-  obstacleMargin: 'Obstacle margin',
-  obstacleForce: 'Obstacle push',
-  attractor: 'Attractor position',
-  attractorStrength: 'Attractor strength',
-  attractorRadius: 'Attractor reach',
-  predators: 'Predators',
-  predatorRadius: 'Predator flee radius',
-  predatorForce: 'Predator flee push',
-  wind: 'Wind',
-  turbulence: 'Turbulence',
-  turbulenceScale: 'Turbulence wavelength',
-  dimensions: 'Dimensions',
-  boundsMin: 'Box min corner',
-  boundsMax: 'Box max corner',
-  boundary: 'Walls',
-  boundaryMargin: 'Wall margin',
-  boundaryForce: 'Wall push',
-  timeStep: 'Time step',
-  neighborSearch: 'Neighbour search',
-  sort: 'Grid sort',
+const VIEW_LABELS: Record<string, string> = {
   background: 'Background',
   colorMode: 'Colour by',
   color: 'Boid colour',
@@ -117,30 +64,7 @@ const LABELS: Record<string, string> = {
   pickedBoid: 'Picked boid (click one)',
 };
 
-type FolderName = 'Flock' | 'Behaviours' | 'World' | 'View' | 'Backend';
-const FOLDER_OF: Record<string, FolderName> = {
-  count: 'Flock',
-  seed: 'Flock',
-  steering: 'Flock',
-  perceptionRadius: 'Flock',
-  separationRadius: 'Flock',
-  separationWeight: 'Flock',
-  alignmentWeight: 'Flock',
-  cohesionWeight: 'Flock',
-  maxSpeed: 'Flock',
-  minSpeed: 'Flock',
-  maxSteerForce: 'Flock',
-  species: 'Flock',
-  dimensions: 'World',
-  boundsMin: 'World',
-  boundsMax: 'World',
-  boundary: 'World',
-  boundaryMargin: 'World',
-  boundaryForce: 'World',
-  timeStep: 'World',
-  neighborSearch: 'Backend',
-  sort: 'Backend',
-};
+type FolderName = ParamFolder | 'View';
 
 /** `world units/s²` -> `units/s²`: the labels say it short, the tooltips in full. */
 function shortUnit(unit: string): string {
@@ -153,9 +77,10 @@ function words(name: string): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
-export function labelOf(name: string, unit: string): string {
+/** A control's label: the schema's words (or the view option's, or the name in words) and the unit. */
+export function labelOf(name: string, unit: string, label?: string): string {
   const u = shortUnit(unit);
-  return `${LABELS[name] ?? words(name)}${u ? ` (${u})` : ''}`;
+  return `${label ?? VIEW_LABELS[name] ?? words(name)}${u ? ` (${u})` : ''}`;
 }
 
 const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
@@ -239,7 +164,7 @@ export class ParamGui {
       // Obstacle lists come from the URL, presets and code; a slider cannot edit them.
       if (spec.type === 'obstacles') continue;
       if (spec.name === 'sort' && flock.backend !== 'webgpu') continue;
-      const folder = this.folders.get(FOLDER_OF[spec.name] ?? 'Behaviours')!;
+      const folder = this.folders.get(spec.folder)!;
       if (spec.name === 'boundsMin') {
         const c = folder.add(this.menu, 'autoBounds').name('Box scales with count');
         c.onChange((v: boolean) => opts.actions.setAutoBounds(v));
@@ -267,7 +192,7 @@ export class ParamGui {
   }
 
   private addParam(folder: GUI, spec: ParamSpec, value: unknown): void {
-    const label = labelOf(spec.name, spec.unit);
+    const label = labelOf(spec.name, spec.unit, spec.label);
     const tip = `${spec.doc}. Allowed: ${allowedText(spec)}`;
     if (spec.type === 'vec3') {
       const v = value as [number, number, number];
@@ -304,7 +229,7 @@ export class ParamGui {
         this.apply(row, option ?? v);
       });
     } else {
-      const [lo, hi] = this.sliderRange(spec.name, spec.min, spec.max, spec.default, [
+      const [lo, hi] = this.sliderRange(spec.name, spec.min, spec.max, spec.default, spec.slider, [
         value as number,
       ]);
       const integer = spec.type !== 'float';
@@ -344,6 +269,7 @@ export class ParamGui {
         spec.min ?? 0,
         spec.max ?? 1,
         spec.default as number,
+        VIEW_SLIDERS[spec.name],
         [value as number],
       );
       c = folder.add(this.values, spec.name, lo, hi, spec.step ?? (hi - lo) / 1000);
@@ -398,9 +324,9 @@ export class ParamGui {
     min: number,
     max: number,
     def: unknown,
+    wanted: readonly [number, number] | undefined,
     current: number[],
   ): [number, number] {
-    const wanted = GUI_RANGES[name];
     let lo = Math.max(min, wanted?.[0] ?? min);
     let hi = Math.min(max, wanted?.[1] ?? Math.max(min + 1, 10 * Math.abs(Number(def))));
     if (name === 'count' && this.opts.flock.maxCount > 0) {

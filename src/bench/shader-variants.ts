@@ -6,7 +6,7 @@
  * - WebGPU (src/webgpu/steer.wgsl): the species test per neighbour (isMate -> true), the
  *   obstacles' avoidance and hard constraint loops, the attractor, the predators' loop and the flow
  *   (flowAt -> 0: wind and turbulence). Since the steer pipeline is specialised for the
- *   parameters (src/webgpu/terms.ts: the code of off terms is compiled out by override constants),
+ *   parameters (src/core/terms.ts: the code of off terms is compiled out by override constants),
  *   this variant should time like the default flock: it checks that specialisation.
  * - WebGL2 (glsl/flock-rules.glsl; species and wrap are already #defines there): the obstacles'
  *   avoidance loop and constraint, the attractor, the predators' loop and the flow.
@@ -80,9 +80,9 @@ export function wgslWithoutOffTerms(src: string, cut: OffTermCut = 'all'): strin
 export function glslWithoutOffTerms(src: string, cut: OffTermCut = 'all'): string {
   if (cut === 'species') return src; // SPECIES is a #define there already
   const pf = 'vec3 pointForces(';
-  let s = removeStatement(src, pf, 'for (int k = 0; k < uObstacleCount');
-  s = removeStatement(s, pf, 'if (uAttractor.w != 0.0)');
-  s = removeStatement(s, pf, 'for (int k = 0; k < uPredatorCount');
+  let s = removeStatement(src, pf, 'for (int k = 0; k < int(P.obstacleCount)');
+  s = removeStatement(s, pf, 'if (attractorOn())');
+  s = removeStatement(s, pf, 'for (int k = 0; k < int(P.predatorCount)');
   s = replaceBody(s, 'vec3 flowAt(', 'return vec3(0.0);');
   s = replaceBody(s, 'void constrainObstacles(', '');
   return s;

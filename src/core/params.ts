@@ -1,7 +1,8 @@
 /**
- * The parameter schema: the single source for validation, the demo's GUI, URL parsing and
- * uniform packing. DESIGN.md section 1 gives the model these parameters drive.
- * Units: world units and seconds.
+ * The parameter schema: the single source for validation, the demo's GUI (labels, units, folders,
+ * slider spans), the element's attributes and URL parsing; the term table beside it
+ * (src/core/terms.ts) says how each parameter reaches the shaders. DESIGN.md section 1 gives the
+ * model these parameters drive. Units: world units and seconds.
  */
 import { FlockError, describeValue } from './errors';
 
@@ -89,11 +90,18 @@ export interface FlockParams {
   seed: number;
 }
 
+/** The demo GUI's folders, in order. */
+export type ParamFolder = 'Flock' | 'Behaviours' | 'World' | 'Backend';
+
 interface SpecBase<K extends keyof FlockParams> {
   name: K;
   default: FlockParams[K];
   unit: string;
   doc: string;
+  /** Its name in words, for people (the GUI adds the unit). */
+  label: string;
+  /** The GUI folder it sits in. */
+  folder: ParamFolder;
   /** Changing this parameter re-initialises the flock from the seed. */
   reinit?: boolean;
 }
@@ -103,6 +111,11 @@ export interface NumberSpec<K extends keyof FlockParams = keyof FlockParams> ext
   max: number;
   /** A suggested GUI step. */
   step?: number;
+  /**
+   * The GUI slider's span: the part of [min, max] a person would explore (default [min, max]
+   * cut to 10 times the default); the text box beside takes anything in [min, max].
+   */
+  slider?: readonly [number, number];
 }
 export interface Vec3Spec<K extends keyof FlockParams = keyof FlockParams> extends SpecBase<K> {
   type: 'vec3';
@@ -143,6 +156,9 @@ export const MAX_COUNT = 1 << 24;
 export const PARAM_SCHEMA: readonly ParamSpec[] = [
   {
     name: 'count',
+    label: 'Boids',
+    folder: 'Flock',
+    slider: [1, 1 << 20],
     type: 'int',
     default: 16384,
     min: 1,
@@ -153,6 +169,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'dimensions',
+    label: 'Dimensions',
+    folder: 'World',
     type: 'enum',
     default: 3,
     options: [2, 3],
@@ -162,6 +180,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'boundsMin',
+    label: 'Box min corner',
+    folder: 'World',
     type: 'vec3',
     default: [-32, -32, -32],
     min: -1e6,
@@ -171,6 +191,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'boundsMax',
+    label: 'Box max corner',
+    folder: 'World',
     type: 'vec3',
     default: [32, 32, 32],
     min: -1e6,
@@ -180,6 +202,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'perceptionRadius',
+    label: 'Perception radius',
+    folder: 'Flock',
+    slider: [0.1, 10],
     type: 'float',
     default: 2,
     min: 0.01,
@@ -190,6 +215,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'separationRadius',
+    label: 'Separation radius',
+    folder: 'Flock',
+    slider: [0, 10],
     type: 'float',
     default: 1,
     min: 0,
@@ -200,6 +228,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'separationWeight',
+    label: 'Separation weight',
+    folder: 'Flock',
+    slider: [0, 5],
     type: 'float',
     default: 1.5,
     min: 0,
@@ -210,6 +241,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'alignmentWeight',
+    label: 'Alignment weight',
+    folder: 'Flock',
+    slider: [0, 5],
     type: 'float',
     // DESIGN gives 1; 2 meets the order targets of `npm run order` in 2D as well (README).
     default: 2,
@@ -221,6 +255,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'cohesionWeight',
+    label: 'Cohesion weight',
+    folder: 'Flock',
+    slider: [0, 5],
     type: 'float',
     default: 1,
     min: 0,
@@ -231,6 +268,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'steering',
+    label: 'Steering model',
+    folder: 'Flock',
     type: 'enum',
     default: 'reynolds',
     options: ['reynolds', 'sum'],
@@ -239,6 +278,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'maxSpeed',
+    label: 'Top speed',
+    folder: 'Flock',
+    slider: [0.1, 30],
     type: 'float',
     default: 5,
     min: 0.01,
@@ -249,6 +291,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'minSpeed',
+    label: 'Lowest speed',
+    folder: 'Flock',
+    slider: [0, 30],
     type: 'float',
     default: 2,
     min: 0,
@@ -259,6 +304,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'maxSteerForce',
+    label: 'Steering force limit',
+    folder: 'Flock',
+    slider: [0, 30],
     type: 'float',
     default: 2,
     min: 0,
@@ -269,6 +317,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'timeStep',
+    label: 'Time step',
+    folder: 'World',
+    slider: [0.001, 0.05],
     type: 'float',
     default: 1 / 60,
     min: 1e-4,
@@ -279,6 +330,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'boundary',
+    label: 'Walls',
+    folder: 'World',
     type: 'enum',
     default: 'soft',
     options: ['soft', 'bounce', 'wrap'],
@@ -287,6 +340,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'boundaryMargin',
+    label: 'Wall margin',
+    folder: 'World',
+    slider: [0, 32],
     type: 'float',
     default: 4,
     min: 0.01,
@@ -297,6 +353,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'boundaryForce',
+    label: 'Wall push',
+    folder: 'World',
+    slider: [0, 30],
     type: 'float',
     default: 4,
     min: 0,
@@ -307,6 +366,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'species',
+    label: 'Species',
+    folder: 'Flock',
     type: 'int',
     default: 1,
     min: 1,
@@ -316,6 +377,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'obstacles',
+    label: 'Obstacles',
+    folder: 'Behaviours',
     type: 'obstacles',
     default: [],
     maxItems: MAX_OBSTACLES,
@@ -328,6 +391,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'obstacleMargin',
+    label: 'Obstacle margin',
+    folder: 'Behaviours',
+    slider: [0, 16],
     type: 'float',
     default: 2,
     min: 0.01,
@@ -338,6 +404,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'obstacleForce',
+    label: 'Obstacle push',
+    folder: 'Behaviours',
+    slider: [0, 50],
     type: 'float',
     default: 8,
     min: 0,
@@ -348,6 +417,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'attractor',
+    label: 'Attractor position',
+    folder: 'Behaviours',
     type: 'vec3',
     default: [0, 0, 0],
     min: -1e6,
@@ -357,6 +428,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'attractorStrength',
+    label: 'Attractor strength',
+    folder: 'Behaviours',
+    slider: [-50, 50],
     type: 'float',
     default: 0,
     min: -1000,
@@ -367,6 +441,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'attractorRadius',
+    label: 'Attractor reach',
+    folder: 'Behaviours',
+    slider: [1, 64],
     type: 'float',
     default: 16,
     min: 0.01,
@@ -377,6 +454,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'predators',
+    label: 'Predators',
+    folder: 'Behaviours',
     type: 'int',
     default: 0,
     min: 0,
@@ -386,6 +465,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'predatorRadius',
+    label: 'Predator flee radius',
+    folder: 'Behaviours',
+    slider: [0.5, 32],
     type: 'float',
     default: 8,
     min: 0.01,
@@ -396,6 +478,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'predatorForce',
+    label: 'Predator flee push',
+    folder: 'Behaviours',
+    slider: [0, 50],
     type: 'float',
     default: 12,
     min: 0,
@@ -406,6 +491,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'wind',
+    label: 'Wind',
+    folder: 'Behaviours',
     type: 'vec3',
     default: [0, 0, 0],
     min: -1000,
@@ -415,6 +502,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'turbulence',
+    label: 'Turbulence',
+    folder: 'Behaviours',
+    slider: [0, 10],
     type: 'float',
     default: 0,
     min: 0,
@@ -425,6 +515,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'turbulenceScale',
+    label: 'Turbulence wavelength',
+    folder: 'Behaviours',
+    slider: [1, 128],
     type: 'float',
     default: 16,
     min: 0.01,
@@ -435,6 +528,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'neighborSearch',
+    label: 'Neighbour search',
+    folder: 'Backend',
     type: 'enum',
     default: 'grid',
     options: ['grid', 'brute'],
@@ -443,6 +538,8 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'sort',
+    label: 'Grid sort',
+    folder: 'Backend',
     type: 'enum',
     default: 'counting',
     options: ['counting', 'bitonic'],
@@ -451,6 +548,9 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
   },
   {
     name: 'seed',
+    label: 'Seed',
+    folder: 'Flock',
+    slider: [0, 9999],
     type: 'uint32',
     default: 1,
     min: 0,

@@ -11,7 +11,7 @@ import type { CellBounds } from './cell-bounds';
 import type { PassEnv } from './pass-env';
 import { lastLocalDir, type SortTargets } from './bitonic-sort';
 import { drawPass } from './textures';
-import { flockDefines, flockUniforms } from './uniforms';
+import { flockDefines } from './uniforms';
 
 /**
  * `bounds`: the exact cell thresholds of `grid` (uploadCellBounds).
@@ -34,8 +34,8 @@ export function runKeyPass(
     BLOCK_LOG2: sort.blockLog2,
   });
   const out = sort.blocks[0];
+  env.programs.blocks.bind(params, grid);
   drawPass(env.gl, env.vao, out, prog, {
-    ...flockUniforms(params, grid),
     uPos: positions,
     uCellBounds: bounds.texture,
     uCellBoundsShift: bounds.layout.shift,

@@ -7,6 +7,7 @@
 import { createUniformSetters, setUniforms } from 'twgl.js';
 import { linkProgram, type Defines } from './link';
 import { GLSL_FILES } from './shaders';
+import { BLOCK_BINDINGS, FlockBlocks } from './uniforms';
 
 export type { Defines } from './link';
 export type UniformValues = Record<string, unknown>;
@@ -35,6 +36,11 @@ export function createProgram(
   feedback: readonly string[] = [],
 ): GLProgram {
   const { program, name } = linkProgram(gl, vertFile, fragFile, defines, files, feedback);
+  // The generated uniform blocks read the buffers FlockBlocks binds at fixed points.
+  for (const [block, binding] of Object.entries(BLOCK_BINDINGS)) {
+    const index = gl.getUniformBlockIndex(program, block);
+    if (index !== gl.INVALID_INDEX) gl.uniformBlockBinding(program, index, binding);
+  }
   const setters = createUniformSetters(gl, program) as Record<string, UniformSetter>;
   return { program, setters, name };
 }
@@ -49,11 +55,18 @@ export function useProgram(
   setUniforms(prog.setters, uniforms);
 }
 
-/** Programs by (vertex file, fragment file, defines), built on first use; owns them all. */
+/**
+ * Programs by (vertex file, fragment file, defines), built on first use, and the uniform buffers
+ * of the blocks they share (`blocks`); owns them all.
+ */
 export class ProgramCache {
   private readonly programs = new Map<string, GLProgram>();
+  /** SimParams and StepParams (uniforms.ts): bind before a simulation pass draws. */
+  readonly blocks: FlockBlocks;
 
-  constructor(private readonly gl: WebGL2RenderingContext) {}
+  constructor(private readonly gl: WebGL2RenderingContext) {
+    this.blocks = new FlockBlocks(gl);
+  }
 
   /** `feedback`: transform-feedback outputs (createProgram); part of the cache key. */
   get(
@@ -71,14 +84,16 @@ export class ProgramCache {
     return p;
   }
 
-  /** Deletes every program (idempotent). */
+  /** Deletes every program and the blocks' buffers (idempotent). */
   dispose(): void {
     for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
     this.programs.clear();
+    this.blocks.dispose();
   }
 
-  /** Forgets every program without deleting (after a context loss they are gone). */
+  /** Forgets every program and buffer without deleting (after a context loss they are gone). */
   forget(): void {
     this.programs.clear();
+    this.blocks.forget();
   }
 }

@@ -1,13 +1,19 @@
 /**
- * The GLSL ES 3.00 shader files of glsl/, by file name (no folder), as `resolveShader` takes them.
- * Vite inlines them at build time, so they ship with the library.
+ * The GLSL ES 3.00 shader files of glsl/, by file name (no folder), as `resolveShader` takes them,
+ * plus the generated chunk `flock-params.gen.glsl` (the uniform blocks and switches of the term
+ * table, src/core/terms.ts). Vite inlines the files at build time, so they ship with the library.
  */
+import { flockParamsGlsl } from '../core/terms';
+
 const modules = import.meta.glob('../../glsl/*.glsl', {
   query: '?raw',
   import: 'default',
   eager: true,
 }) as Record<string, string>;
 
-export const GLSL_FILES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(modules).map(([path, text]) => [path.slice(path.lastIndexOf('/') + 1), text]),
-);
+export const GLSL_FILES: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    Object.entries(modules).map(([path, text]) => [path.slice(path.lastIndexOf('/') + 1), text]),
+  ),
+  'flock-params.gen.glsl': flockParamsGlsl(),
+};

@@ -9,7 +9,7 @@ import type { Grid } from '../core/grid';
 import type { FlockParams } from '../core/params';
 import type { PassEnv } from './pass-env';
 import { drawPass, rowsFor, type Target } from './textures';
-import { flockDefines, flockUniforms, stepUniforms } from './uniforms';
+import { flockDefines } from './uniforms';
 
 /** The grid structures a grid-search pass reads; null for brute force. */
 export interface GridInputs {
@@ -20,21 +20,16 @@ export interface GridInputs {
 }
 
 /**
- * The uniforms of glsl/neighbor-search.glsl's users (steer and neighbour count, both paths):
- * the flock's, the per-step ones at simulated time `time` (seconds, the start of the step), the
- * state's RGBA32F position and velocity textures, and the grid's when given.
+ * The plain uniforms of glsl/neighbor-search.glsl's users (steer and neighbour count, both
+ * paths): the state's RGBA32F position and velocity textures and the grid's when given. The
+ * flock's own are the blocks of `env.programs.blocks` (bind them first, at the step's time).
  */
 export function steerUniforms(
   state: Pick<Target, 'textures' | 'layout'>,
   grid: GridInputs | null,
   count: number,
-  params: FlockParams,
-  g: Grid,
-  time = 0,
 ): Record<string, unknown> {
   return {
-    ...flockUniforms(params, g),
-    ...stepUniforms(params, time),
     uPos: state.textures[0],
     uVel: state.textures[1],
     uShift: state.layout.shift,
@@ -70,7 +65,8 @@ function gatherPass(frag: string): GatherPass {
   return (env, state, grid, count, params, g, out, time = 0) => {
     const defines = flockDefines(params, grid ? 'grid' : 'brute');
     const prog = env.programs.get('fullscreen.vert.glsl', frag, defines);
-    const uniforms = steerUniforms(state, grid, count, params, g, time);
+    env.programs.blocks.bind(params, g, time);
+    const uniforms = steerUniforms(state, grid, count);
     drawPass(env.gl, env.vao, out, prog, uniforms, rowsFor(out.layout, count));
   };
 }

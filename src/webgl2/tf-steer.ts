@@ -51,7 +51,8 @@ export function runTFSteer(
   time = 0,
 ): void {
   const prog = steerProgram(env, params, grid ? 'grid' : 'brute');
-  const uniforms = steerUniforms(state, grid, count, params, g, time);
+  env.programs.blocks.bind(params, g, time);
+  const uniforms = steerUniforms(state, grid, count);
   runFeedback(env, prog, uniforms, [out.pos, out.vel, out.nbr], count);
 }
 
@@ -67,5 +68,6 @@ export function runTFNeighborCount(
 ): void {
   const search = grid ? 'grid' : 'brute';
   const prog = gatherProgram(env, 'tf-neighbor-count.vert.glsl', params, search, COUNT_FEEDBACK);
-  runFeedback(env, prog, steerUniforms(state, grid, count, params, g), [out], count);
+  env.programs.blocks.bind(params, g);
+  runFeedback(env, prog, steerUniforms(state, grid, count), [out], count);
 }

@@ -1,78 +1,91 @@
 /**
- * FlockParams -> the uniforms and #defines of glsl/flock-params.glsl and glsl/grid.glsl.
- * Compile-time switches (DIMS, WRAP, SOFT, GRID, REYNOLDS, SPECIES) pick a program variant: the
- * ones that change the neighbour loop or rarely change. Everything else is a uniform; the point
- * forces and the flow are uniform branches, off when their count or strength is 0. Lists travel
- * as uniform arrays (obstacles: 16 vec4, predators: 8 vec3), well inside WebGL2's minimum of 224
- * fragment / 256 vertex uniform vectors. The per-step values (predator positions h_k(t), the
- * flow's phase) come from stepUniforms, computed in float64 on the CPU.
+ * FlockParams -> what the WebGL2 simulation shaders read: the `#define`s of a program variant and
+ * the two std140 uniform blocks of glsl's generated `flock-params.gen.glsl`, SimParams (`P`) and
+ * StepParams (`S`). Both come from the term table (src/core/terms.ts), whose layout and packing
+ * the WebGPU backend shares: the same bytes go into a WebGL2 uniform buffer and a WebGPU one.
+ * Switches marked `define` there (DIMS, WRAP, SOFT, REYNOLDS, SPECIES) pick a program variant;
+ * the others are uniform branches, off when their count or strength is 0. The per-step values
+ * (predator positions h_k(t), the flow's phase) are computed in float64 on the CPU.
  */
-import { flowPhase, predatorPosition } from '../core/behaviours';
 import type { FlockParams } from '../core/params';
-import { MAX_OBSTACLES, MAX_PREDATORS } from '../core/params';
 import type { Grid } from '../core/grid';
-import type { Defines } from './program';
+import { SIM_UNIFORMS, STEP_UNIFORMS, switchDefines } from '../core/terms';
+import type { Defines } from './link';
 
-/** The #defines of a params combination: dimensions, boundary, neighbour search, steering, species. */
+/** The binding point of each generated uniform block (program.ts binds every program's blocks). */
+export const BLOCK_BINDINGS: Readonly<Record<string, number>> = {
+  [SIM_UNIFORMS.structName]: 0,
+  [STEP_UNIFORMS.structName]: 1,
+};
+
+/** The #defines of a params combination: the term table's variant switches and the search. */
 export function flockDefines(p: FlockParams, search = p.neighborSearch): Defines {
-  return {
-    DIMS: p.dimensions === 2 ? 2 : 3,
-    WRAP: p.boundary === 'wrap' ? 1 : 0,
-    SOFT: p.boundary === 'soft' ? 1 : 0,
-    GRID: search === 'grid' ? 1 : 0,
-    REYNOLDS: p.steering === 'reynolds' ? 1 : 0,
-    SPECIES: p.species > 1 ? 1 : 0,
-  };
+  return { ...switchDefines(p), GRID: search === 'grid' ? 1 : 0 };
 }
 
-/** Obstacles as vec4 (xyz centre, w radius), MAX_OBSTACLES of them (unused ones zero). */
-export function obstacleArray(p: FlockParams): Float32Array {
-  const out = new Float32Array(4 * MAX_OBSTACLES);
-  p.obstacles.forEach((o, k) => out.set([o.center[0], o.center[1], o.center[2], o.radius], 4 * k));
-  return out;
+function sameBytes(a: Uint8Array, b: Uint8Array | null): boolean {
+  if (!b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
-/** Uniform values of flock-params.glsl and grid.glsl (vectors as plain arrays, float64 sums on the CPU). */
-export function flockUniforms(p: FlockParams, grid: Grid): Record<string, unknown> {
-  const rs = Math.min(p.separationRadius, p.perceptionRadius);
-  const M = p.boundaryMargin;
-  return {
-    uBoundsMin: p.boundsMin,
-    uBoundsMax: p.boundsMax,
-    uBoxSize: grid.boxSize,
-    uR2: p.perceptionRadius * p.perceptionRadius,
-    uRs2: rs * rs,
-    uWeights: [p.separationWeight, p.alignmentWeight, p.cohesionWeight],
-    uMaxSpeed: p.maxSpeed,
-    uMinSpeed: p.minSpeed,
-    uMaxSteer: p.maxSteerForce,
-    uDt: p.timeStep,
-    uSoftLo: p.boundsMin.map((x) => x + M),
-    uSoftHi: p.boundsMax.map((x) => x - M),
-    uSoftK: p.boundaryForce / M,
-    uObstacleCount: p.obstacles.length,
-    uObstacles: obstacleArray(p),
-    uObstacleMargin: p.obstacleMargin,
-    uObstacleForce: p.obstacleForce,
-    uAttractor: [...p.attractor, p.attractorStrength],
-    uAttractorRadius: p.attractorRadius,
-    uPredatorCount: p.predators,
-    uPredatorRadius: p.predatorRadius,
-    uPredatorForce: p.predatorForce,
-    uWind: p.wind,
-    uTurbulence: p.turbulence,
-    uTurbulenceK: (2 * Math.PI) / p.turbulenceScale,
-    uCellSize: grid.cellSize,
-    uGridDims: grid.dims,
-  };
-}
+/**
+ * The uniform buffers of SimParams and StepParams on one context. `bind` packs the blocks for
+ * (params, grid, time), uploads what changed since the last call and binds both buffers to their
+ * points (BLOCK_BINDINGS). Owned by the ProgramCache of a path: `dispose` deletes the buffers,
+ * `forget` drops them after a context loss (they are gone with it).
+ */
+export class FlockBlocks {
+  private buffers: WebGLBuffer[] | null = null;
+  private uploaded: (Uint8Array | null)[] = [null, null];
+  private packedFor: { params: FlockParams; grid: Grid } | null = null;
 
-/** The per-step uniforms at simulated time `time` (seconds, the start of the step). */
-export function stepUniforms(p: FlockParams, time: number): Record<string, unknown> {
-  const predators = new Float32Array(3 * MAX_PREDATORS);
-  for (let k = 0; k < p.predators; k++) predators.set(predatorPosition(p, k, time), 3 * k);
-  return {
-    uPredators: predators,
-    uFlowPhase: p.turbulence !== 0 ? flowPhase(time) : 0,
-  };
+  constructor(private readonly gl: WebGL2RenderingContext) {}
+
+  /**
+   * Binds the blocks for `params` and `grid` at simulated time `time` (seconds, the step's start);
+   * without `time` StepParams keeps its values (passes that read none of them).
+   */
+  bind(params: FlockParams, grid: Grid, time?: number): void {
+    const gl = this.gl;
+    if (!this.buffers) {
+      this.buffers = [SIM_UNIFORMS.size, STEP_UNIFORMS.size].map((size) => {
+        const b = gl.createBuffer();
+        gl.bindBuffer(gl.UNIFORM_BUFFER, b);
+        gl.bufferData(gl.UNIFORM_BUFFER, size, gl.DYNAMIC_DRAW);
+        return b;
+      });
+      this.uploaded = [null, null];
+      this.packedFor = null;
+    }
+    // SimParams changes with the parameters only: the same objects need no packing.
+    const p = this.packedFor;
+    if (!p || p.params !== params || p.grid !== grid) {
+      this.upload(0, new Uint8Array(SIM_UNIFORMS.pack({ params, grid, sortSize: 0 })));
+      this.packedFor = { params, grid };
+    }
+    if (time !== undefined) this.upload(1, new Uint8Array(STEP_UNIFORMS.pack({ params, time })));
+    this.buffers.forEach((b, k) => gl.bindBufferBase(gl.UNIFORM_BUFFER, k, b));
+  }
+
+  private upload(k: number, bytes: Uint8Array): void {
+    if (sameBytes(bytes, this.uploaded[k]!)) return;
+    const gl = this.gl;
+    gl.bindBuffer(gl.UNIFORM_BUFFER, this.buffers![k]!);
+    gl.bufferSubData(gl.UNIFORM_BUFFER, 0, bytes);
+    gl.bindBuffer(gl.UNIFORM_BUFFER, null);
+    this.uploaded[k] = bytes;
+  }
+
+  /** Deletes the buffers (idempotent). */
+  dispose(): void {
+    for (const b of this.buffers ?? []) this.gl.deleteBuffer(b);
+    this.forget();
+  }
+
+  /** Forgets the buffers without deleting them (after a context loss they are gone). */
+  forget(): void {
+    this.buffers = null;
+    this.packedFor = null;
+  }
 }

@@ -27,7 +27,6 @@ import { nextPow2 } from '../core/numbers';
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, validateParams, type FlockParams } from '../core/params';
-import { predatorPositions, flowPhase } from '../core/behaviours';
 import { SimTime } from '../core/sim-time';
 import { initialState, type FlockState } from '../core/state';
 import { BufferUsage, MapMode } from './constants';
@@ -38,7 +37,7 @@ import {
   type SearchTile,
   type SortedLayout,
 } from './programs';
-import { steerTerms } from './terms';
+import { steerTerms } from '../core/terms';
 import {
   createComputePrograms,
   shaderFiles,
@@ -769,11 +768,7 @@ class Simulation implements FlockSimulation {
     const offsets: number[] = [];
     for (let s = 0; s < n; s++) {
       const t = this.clock.time;
-      STEP_UNIFORMS.pack(
-        { predators: predatorPositions(p, t), flowPhase: flowPhase(t) },
-        data,
-        s * STEP_STRIDE,
-      );
+      STEP_UNIFORMS.pack({ params: p, time: t }, data, s * STEP_STRIDE);
       this.clock.advance(1);
       offsets.push((first + s) * STEP_STRIDE);
     }

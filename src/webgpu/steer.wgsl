@@ -17,68 +17,21 @@ override WG: u32 = 64u;
 // Fixed-size workgroup arrays for the brute-force tiles: WG must be <= MAX_WG.
 const MAX_WG: u32 = 256u;
 
-// Specialisation (docs/real-gpu.md, issue 13): TERMS says which code a pipeline contains. Each
-// switch of the model has two bits, "may be on" and "may be off"; with both set the uniform
-// decides at run time (the generic pipeline: every bit set), with one set the branch is a
-// constant and the driver's compiler removes the other side, so a term that is off costs nothing
-// and its registers do not limit the occupancy of the candidate loop. terms.ts makes the masks.
-override TERMS: u32 = 0xffffffffu;
-const ON_WRAP: u32 = 1u;
-const OFF_WRAP: u32 = 2u;
-const ON_3D: u32 = 4u;
-const OFF_3D: u32 = 8u;
-const ON_REYNOLDS: u32 = 16u;
-const OFF_REYNOLDS: u32 = 32u;
-const ON_SOFT: u32 = 64u;
-const OFF_SOFT: u32 = 128u;
-const ON_SPECIES: u32 = 256u;
-const OFF_SPECIES: u32 = 512u;
-const ON_OBSTACLES: u32 = 1024u;
-const OFF_OBSTACLES: u32 = 2048u;
-const ON_ATTRACTOR: u32 = 4096u;
-const OFF_ATTRACTOR: u32 = 8192u;
-const ON_PREDATORS: u32 = 16384u;
-const OFF_PREDATORS: u32 = 32768u;
-const ON_TURBULENCE: u32 = 65536u;
-const OFF_TURBULENCE: u32 = 131072u;
+// Specialisation (docs/real-gpu.md, issue 13): the override TERMS says which code a pipeline
+// contains. Each switch of the model (src/core/terms.ts) has two bits, "may be on" and "may be
+// off"; with both set the uniform decides at run time (the generic pipeline: every bit set), with
+// one set the branch is a constant and the driver's compiler removes the other side, so a term
+// that is off costs nothing and its registers do not limit the occupancy of the candidate loop.
+// terms.gen.wgsl (generated from the term table) declares TERMS, the bits and one function per
+// switch: wrapOn(), is3d(), reynoldsOn(), softOn(), speciesOn(), obstaclesOn(), attractorOn(),
+// predatorsOn(), turbulenceOn().
+#include "terms.gen.wgsl"
 
-// A switch: false when its code is compiled out, true when only its "on" code is, else `dyn`.
-fn term(on: u32, off: u32, dyn: bool) -> bool {
-  if ((TERMS & on) == 0u) {
-    return false;
-  }
-  if ((TERMS & off) == 0u) {
-    return true;
-  }
-  return dyn;
-}
-
-fn wrapOn() -> bool {
-  return term(ON_WRAP, OFF_WRAP, P.wrap != 0u);
-}
-fn is3d() -> bool {
-  return term(ON_3D, OFF_3D, P.dimensions == 3u);
-}
-fn reynoldsOn() -> bool {
-  return term(ON_REYNOLDS, OFF_REYNOLDS, P.reynolds != 0u);
-}
-fn softOn() -> bool {
-  return term(ON_SOFT, OFF_SOFT, P.soft != 0u);
-}
-fn speciesOn() -> bool {
-  return term(ON_SPECIES, OFF_SPECIES, P.species > 1u);
-}
 fn obstacleCount() -> u32 {
-  return select(0u, P.obstacleCount, term(ON_OBSTACLES, OFF_OBSTACLES, P.obstacleCount > 0u));
-}
-fn attractorOn() -> bool {
-  return term(ON_ATTRACTOR, OFF_ATTRACTOR, P.attractorStrength != 0.0);
+  return select(0u, P.obstacleCount, obstaclesOn());
 }
 fn predatorCount() -> u32 {
-  return select(0u, P.predatorCount, term(ON_PREDATORS, OFF_PREDATORS, P.predatorCount > 0u));
-}
-fn turbulenceOn() -> bool {
-  return term(ON_TURBULENCE, OFF_TURBULENCE, P.turbulence != 0.0);
+  return select(0u, P.predatorCount, predatorsOn());
 }
 
 // Warp-coherent search (TILE > 1): the boids of one tile of TILE consecutive sorted boids (a
@@ -184,22 +137,23 @@ fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f, mate: boo
   }
 }
 
-// Whether a neighbour of species sj is a flockmate of a boid of species si (always, with one species).
-fn isMate(si: f32, sj: f32) -> bool {
-  return !speciesOn() || si == sj;
+// Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of boid b, counted by
+// alignment and cohesion (M_i): of the boid's own species. Separation sees every neighbour.
+fn isMate(b: Boid, d: vec3f, d2: f32, sj: f32) -> bool {
+  return !speciesOn() || b.pos.w == sj;
 }
 
 // One candidate at sorted slot j, position q (its velocity is read only for a neighbour).
 // The boid itself has d = 0 (also under wrap), so d2 > eps2 excludes it (j != i).
-fn visitCandidate(acc: ptr<function, Accum>, p: vec4f, q: vec4f, j: u32) {
-  let d = offsetTo(p.xyz, q.xyz);
+fn visitCandidate(acc: ptr<function, Accum>, b: Boid, q: vec4f, j: u32) {
+  let d = offsetTo(b.pos.xyz, q.xyz);
   let d2 = dot(d, d);
   if (d2 > P.eps2 && d2 < P.r2) {
-    addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(p.w, q.w));
+    addNeighbor(acc, d, d2, sorted[sortedVelAt(j)].xyz, isMate(b, d, d2, q.w));
   }
 }
 
-fn visitRange(acc: ptr<function, Accum>, p: vec4f, first: u32, last: u32) {
+fn visitRange(acc: ptr<function, Accum>, b: Boid, first: u32, last: u32) {
   // Sorted boids [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
   // Only the position is read for the distance test; the velocity only for a neighbour.
   let end = cellStart[last + 1u];
@@ -210,21 +164,21 @@ fn visitRange(acc: ptr<function, Accum>, p: vec4f, first: u32, last: u32) {
       let q1 = sorted[sortedPosAt(j + 1u)];
       let q2 = sorted[sortedPosAt(j + 2u)];
       let q3 = sorted[sortedPosAt(j + 3u)];
-      visitCandidate(acc, p, q0, j);
-      visitCandidate(acc, p, q1, j + 1u);
-      visitCandidate(acc, p, q2, j + 2u);
-      visitCandidate(acc, p, q3, j + 3u);
+      visitCandidate(acc, b, q0, j);
+      visitCandidate(acc, b, q1, j + 1u);
+      visitCandidate(acc, b, q2, j + 2u);
+      visitCandidate(acc, b, q3, j + 3u);
     }
   }
   for (; j < end; j++) {
-    visitCandidate(acc, p, sorted[sortedPosAt(j)], j);
+    visitCandidate(acc, b, sorted[sortedPosAt(j)], j);
   }
 }
 
-// The neighbour sums of sorted boid i at p.xyz (species p.w).
-fn gatherGrid(i: u32, p: vec4f) -> Accum {
+// The neighbour sums of sorted boid i, b (position xyz, species w; velocity).
+fn gatherGrid(i: u32, b: Boid) -> Accum {
   var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
-  let c = vec3i(cellOf(p.xyz));
+  let c = vec3i(cellOf(b.pos.xyz));
   let dims = vec3i(P.dims);
   let wrap = wrapOn();
   var zr = 0;
@@ -258,16 +212,16 @@ fn gatherGrid(i: u32, p: vec4f) -> Accum {
       if (!wrap) {
         let x0 = max(xlo - 1, 0);
         let x1 = min(xhi + 1, dims.x - 1);
-        visitRange(&acc, p, row + u32(x0), row + u32(x1));
+        visitRange(&acc, b, row + u32(x0), row + u32(x1));
       } else if (c.x == 0) {
         // Under wrap every axis has >= 3 cells, so these ranges never overlap.
-        visitRange(&acc, p, row, row + 1u);
-        visitRange(&acc, p, row + u32(dims.x - 1), row + u32(dims.x - 1));
+        visitRange(&acc, b, row, row + 1u);
+        visitRange(&acc, b, row + u32(dims.x - 1), row + u32(dims.x - 1));
       } else if (c.x == dims.x - 1) {
-        visitRange(&acc, p, row + u32(c.x - 1), row + u32(c.x));
-        visitRange(&acc, p, row, row);
+        visitRange(&acc, b, row + u32(c.x - 1), row + u32(c.x));
+        visitRange(&acc, b, row, row);
       } else {
-        visitRange(&acc, p, row + u32(c.x - 1), row + u32(c.x + 1));
+        visitRange(&acc, b, row + u32(c.x - 1), row + u32(c.x + 1));
       }
     }
   }
@@ -427,7 +381,7 @@ fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     return;
   }
   let b = sortedBoid(i);
-  let acc = gatherGrid(i, b.pos);
+  let acc = gatherGrid(i, b);
   let next = integrate(b, acc);
   outState[i] = next.pos;
   outState[P.count + i] = next.vel;
@@ -442,7 +396,7 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     return;
   }
   let b = sortedBoid(i);
-  outCounts[u32(b.vel.w)] = gatherGrid(i, b.pos).n;
+  outCounts[u32(b.vel.w)] = gatherGrid(i, b).n;
 }
 
 // All pairs, tiled through workgroup memory: each workgroup loads WG records at a time and every
@@ -451,7 +405,7 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
 var<workgroup> tilePos: array<vec4f, MAX_WG>;
 var<workgroup> tileVel: array<vec4f, MAX_WG>;
 
-fn gatherBrute(i: u32, lid: u32, p: vec4f) -> Accum {
+fn gatherBrute(i: u32, lid: u32, b: Boid) -> Accum {
   var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
   let n = P.count;
   for (var base = 0u; base < n; base += WG) {
@@ -465,10 +419,10 @@ fn gatherBrute(i: u32, lid: u32, p: vec4f) -> Accum {
     let m = min(WG, n - base);
     for (var k = 0u; k < m; k++) {
       let q = tilePos[k];
-      let d = offsetTo(p.xyz, q.xyz);
+      let d = offsetTo(b.pos.xyz, q.xyz);
       let d2 = dot(d, d);
       if (base + k != i && d2 > P.eps2 && d2 < P.r2) {
-        addNeighbor(&acc, d, d2, tileVel[k].xyz, isMate(p.w, q.w));
+        addNeighbor(&acc, d, d2, tileVel[k].xyz, isMate(b, d, d2, q.w));
       }
     }
     workgroupBarrier();
@@ -481,7 +435,7 @@ fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
   let b = sortedBoid(min(i, P.count - 1u));
-  let acc = gatherBrute(i, lid, b.pos);
+  let acc = gatherBrute(i, lid, b);
   if (i < P.count) {
     let next = integrate(b, acc);
     outState[i] = next.pos;
@@ -495,7 +449,7 @@ fn countBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
   let b = sortedBoid(min(i, P.count - 1u));
-  let acc = gatherBrute(i, lid, b.pos);
+  let acc = gatherBrute(i, lid, b);
   if (i < P.count) {
     outCounts[u32(b.vel.w)] = acc.n;
   }

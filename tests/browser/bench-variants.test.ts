@@ -64,19 +64,31 @@ describe('off-term code removed (bench variant)', () => {
     ];
     for (const name of uses)
       expect([name, src.includes(name), w.includes(name)]).toEqual([name, true, false]);
-    for (const name of ['uObstacleCount', 'uAttractor.w', 'uPredatorCount', 'uTurbulence'])
-      expect(g.replace(/^uniform .*$/gm, '').includes(name), name).toBe(false);
+    for (const name of [
+      'P.obstacleCount',
+      'P.attractorStrength',
+      'P.predatorCount',
+      'P.turbulence',
+    ])
+      expect([name, GLSL_FILES['flock-rules.glsl']!.includes(name), g.includes(name)]).toEqual([
+        name,
+        true,
+        false,
+      ]);
     expect(w).toContain('P.softK');
     // The partial cuts: only the species test, or everything but it.
     const species = wgslWithoutOffTerms(src, 'species');
     const forces = wgslWithoutOffTerms(src, 'forces');
-    expect(src).toContain('si == sj');
-    expect([species.includes('si == sj'), species.includes('S.predators[k]')]).toEqual([
+    expect(src).toContain('b.pos.w == sj');
+    expect([species.includes('b.pos.w == sj'), species.includes('S.predators[k]')]).toEqual([
       false,
       true,
     ]);
-    expect([forces.includes('si == sj'), forces.includes('S.predators[k]')]).toEqual([true, false]);
-    expect(g).toContain('uSoftK');
+    expect([forces.includes('b.pos.w == sj'), forces.includes('S.predators[k]')]).toEqual([
+      true,
+      false,
+    ]);
+    expect(g).toContain('P.softK');
     const before = [WGSL_FILES['steer.wgsl'], GLSL_FILES['flock-rules.glsl']];
     await expect(withOffTermsRemoved(() => Promise.reject(new Error('x')))).rejects.toThrow('x');
     expect([WGSL_FILES['steer.wgsl'], GLSL_FILES['flock-rules.glsl']]).toEqual(before);

@@ -1,4 +1,5 @@
-// Schema validation: every field has a bad-value case naming the field, the value and the range.
+// Schema validation: every field has bad-value cases, derived from its spec (type and range),
+// naming the field, the value and the range; the range ends are accepted.
 import { describe, expect, test } from 'vitest';
 import { FlockError } from '../../src/core/errors';
 import {
@@ -7,6 +8,7 @@ import {
   needsReinit,
   validateParams,
   type FlockParams,
+  type ParamSpec,
 } from '../../src/core/params';
 
 function rejects(partial: Record<string, unknown>, field: string, base?: FlockParams): FlockError {
@@ -23,20 +25,50 @@ function rejects(partial: Record<string, unknown>, field: string, base?: FlockPa
   throw new Error(`validateParams(${JSON.stringify(partial)}) did not throw`);
 }
 
-/** Bad values for each type of field. */
-const BAD: Record<string, unknown[]> = {
-  int: [NaN, Infinity, -1, 1.5, '12', null, 1e9],
-  uint32: [NaN, -1, 0.5, 2 ** 32, '1'],
-  float: [NaN, Infinity, -Infinity, -1e9, 1e9, '2', null],
-  vec3: [[1, 2], [1, 2, NaN], 'a,b,c', [1, 2, 'x'], [0, 0, 2e6]],
-  enum: ['nope', 4, null],
-  obstacles: [
-    'a',
-    null,
-    { center: [0, 0, 0], radius: 1 },
-    Array.from({ length: 17 }, () => ({ center: [0, 0, 0], radius: 1 })),
-  ],
-};
+/** Just outside [min, max] in float64 (and in float32 for the ends the GPU sees). */
+const below = (min: number) => min - Math.max(Math.abs(min) * 1e-6, 1e-6);
+const above = (max: number) => max + Math.max(Math.abs(max) * 1e-6, 1e-6);
+
+/** Bad values of one field, from its spec: wrong types, non-finite, just outside its range. */
+function badValues(spec: ParamSpec): unknown[] {
+  switch (spec.type) {
+    case 'int':
+    case 'uint32':
+      return [
+        NaN,
+        Infinity,
+        below(spec.min),
+        spec.min - 1,
+        spec.max + 1,
+        spec.min + 0.5,
+        '1',
+        null,
+      ];
+    case 'float':
+      return [NaN, Infinity, -Infinity, below(spec.min), above(spec.max), '2', null];
+    case 'vec3':
+      return [
+        [1, 2],
+        [1, 2, NaN],
+        'a,b,c',
+        [1, 2, 'x'],
+        [below(spec.min), 0, 0],
+        [0, 0, above(spec.max)],
+      ];
+    case 'enum': {
+      const first = spec.options[0]!;
+      // An option's text where it is a number, a number where options are words.
+      return ['nope', null, typeof first === 'number' ? String(first) : spec.options.length];
+    }
+    case 'obstacles':
+      return [
+        'a',
+        null,
+        { center: [0, 0, 0], radius: 1 },
+        Array.from({ length: spec.maxItems + 1 }, () => ({ center: [0, 0, 0], radius: 1 })),
+      ];
+  }
+}
 
 describe('schema', () => {
   test('defaults validate and match DESIGN', () => {
@@ -71,7 +103,7 @@ describe('schema', () => {
 
   for (const spec of PARAM_SCHEMA) {
     test(`${spec.name}: each bad value is a FlockError naming it`, () => {
-      for (const bad of BAD[spec.type]!) {
+      for (const bad of badValues(spec)) {
         const err = rejects({ [spec.name]: bad }, spec.name);
         expect(err.value).toBe(bad);
       }
@@ -84,6 +116,12 @@ describe('schema', () => {
           ...(spec.name === 'minSpeed' ? { maxSpeed: 1000 } : {}),
         });
         expect(p[spec.name]).toBe(spec.max);
+        // The low end (maxSpeed's is bounded by minSpeed: lower that first).
+        const q = validateParams({
+          [spec.name]: spec.min,
+          ...(spec.name === 'maxSpeed' ? { minSpeed: 0 } : {}),
+        });
+        expect(q[spec.name]).toBe(spec.min);
       }
     });
   }

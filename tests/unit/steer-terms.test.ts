@@ -1,21 +1,18 @@
-// steerTerms: one bit of each on/off pair of steer.wgsl's TERMS, from the parameters.
+// steerTerms: one bit of each on/off pair of steer.wgsl's TERMS (terms.gen.wgsl), from the parameters.
 import { describe, expect, test } from 'vitest';
 import { validateParams } from '../../src/core/params';
-import { GENERIC_TERMS, steerTerms } from '../../src/webgpu/terms';
-import { WGSL_FILES } from '../../src/webgpu/shaders';
+import { GENERIC_TERMS, steerTerms, switchesWgsl } from '../../src/core/terms';
 
-/** The ON_/OFF_ constants of steer.wgsl by name. */
+/** The ON_/OFF_ constants of the generated chunk steer.wgsl includes, by name. */
 function wgslBits(): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of WGSL_FILES['steer.wgsl']!.matchAll(
-    /const ((?:ON|OFF)_[A-Z0-9]+): u32 = (\d+)u;/g,
-  ))
+  for (const m of switchesWgsl().matchAll(/const ((?:ON|OFF)_[A-Z0-9]+): u32 = (\d+)u;/g))
     out[m[1]!] = Number(m[2]);
   return out;
 }
 
 describe('steerTerms', () => {
-  test('steer.wgsl declares bit 2k (on) and 2k + 1 (off) for 9 switches', () => {
+  test('terms.gen.wgsl declares bit 2k (on) and 2k + 1 (off) for 9 switches', () => {
     const bits = wgslBits();
     const names = [
       'WRAP',

@@ -2,7 +2,7 @@
 // field; nothing is checked as float64 and then stored as a float32 Infinity or zero-width box.
 import { describe, expect, test } from 'vitest';
 import { FlockError, MAX_SHOWN_VALUE, describeValue } from '../../src/core/errors';
-import { defaultParams, validateParams } from '../../src/core/params';
+import { defaultParams, paramSpec, validateParams, type Vec3Spec } from '../../src/core/params';
 import { validateState } from '../../src/core/state';
 
 function fieldOf(fn: () => unknown): string {
@@ -43,14 +43,16 @@ describe('float32, not float64', () => {
 
   test('a box whose width is zero in float32 is rejected', () => {
     const base = defaultParams();
-    expect(Math.fround(999999.99)).toBe(Math.fround(1e6));
+    // At the schema's largest bound, float32 steps are 1/16: a 0.01-wide box is empty there.
+    const top = (paramSpec('boundsMax') as Vec3Spec).max;
+    expect(Math.fround(top - 0.01)).toBe(Math.fround(top));
     const f = fieldOf(() =>
-      validateParams({ boundsMin: [999999.99, -10, -10], boundsMax: [1e6, 10, 10] }, base),
+      validateParams({ boundsMin: [top - 0.01, -10, -10], boundsMax: [top, 10, 10] }, base),
     );
     expect(['boundsMin', 'boundsMax']).toContain(f);
     // Widths that survive float32 are fine.
     expect(() =>
-      validateParams({ boundsMin: [999990, -10, -10], boundsMax: [1e6, 10, 10] }, base),
+      validateParams({ boundsMin: [top - 10, -10, -10], boundsMax: [top, 10, 10] }, base),
     ).not.toThrow();
   });
 });
