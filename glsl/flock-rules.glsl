@@ -57,16 +57,6 @@ bool neighborOffset(vec3 pi, vec3 pj, out vec3 d, out float d2) {
   return d2 > EPS2 && d2 < P.r2;
 }
 
-// Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of the boid at p (species
-// p.w) with velocity v, counted by alignment and cohesion (M_i): of the boid's own species.
-bool isFlockmate(vec4 p, vec3 v, vec3 d, float d2, float sj) {
-#if SPECIES
-  return sj == p.w;
-#else
-  return true;
-#endif
-}
-
 // Adds a neighbour (offset d, |d|^2 = d2, velocity vj; `mate`: a flockmate, isFlockmate) to the
 // sums: separation from everyone within min(rs, r), alignment and cohesion with mates only.
 void addNeighbor(inout Accum acc, vec3 d, float d2, vec3 vj, bool mate) {
@@ -84,6 +74,20 @@ float safeLength(vec3 x) {
   if (m == 0.0) return 0.0;
   if (m > 1e18 || m < 1e-18) return m * length(x / m);
   return length(x);
+}
+
+// Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of the boid at p (species
+// p.w) with velocity v, counted by alignment and cohesion (M_i): of the boid's own species and,
+// under FOV, inside its view cone: |v| <= eps (no heading) or d . v >= |d| |v| cos(fov / 2).
+bool isFlockmate(vec4 p, vec3 v, vec3 d, float d2, float sj) {
+#if SPECIES
+  if (sj != p.w) return false;
+#endif
+#if FOV
+  float speed = safeLength(v);
+  if (speed > EPS && dot(d, v) < sqrt(d2) * speed * P.fovCos) return false;
+#endif
+  return true;
 }
 
 // e / |e| for q = |e|, or (1, 0, 0) when q <= eps (DESIGN.md section 1).

@@ -38,6 +38,11 @@ export interface FlockParams {
   /** wc: weight of cohesion (steer toward the neighbours' mean position). */
   cohesionWeight: number;
   /**
+   * Degrees, 0..360: alignment and cohesion count a neighbour only within this cone around the
+   * boid's heading (Reynolds 1987's view angle); separation sees all around. 360: all around.
+   */
+  fieldOfView: number;
+  /**
    * `reynolds`: each rule steers toward its own desired velocity, limited to maxSteerForce
    * (Reynolds 1999); `sum`: one weighted sum of the three rules, limited once (the first model).
    */
@@ -265,6 +270,19 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
     step: 0.05,
     unit: '',
     doc: 'Cohesion weight wc',
+  },
+  {
+    name: 'fieldOfView',
+    label: 'Field of view',
+    folder: 'Flock',
+    slider: [0, 360],
+    type: 'float',
+    default: 360,
+    min: 0,
+    max: 360,
+    step: 1,
+    unit: 'degrees',
+    doc: 'View cone of alignment and cohesion around the heading (360: all around; separation always sees all)',
   },
   {
     name: 'steering',

@@ -167,7 +167,7 @@ function steerToward(
 /**
  * One fixed step of every boid from the previous state (Jacobi), exactly as DESIGN.md section 1:
  * neighbour sums (separation from every species within min(rs, r), alignment and cohesion with
- * the boid's own species), steering ('reynolds' or 'sum'), soft walls, obstacle avoidance,
+ * the boid's own species in its field of view), steering ('reynolds' or 'sum'), soft walls, obstacle avoidance,
  * attractor, predators; velocity and speed clamp; position with the flow; the obstacles' hard
  * constraint; walls. velocities.w' = |N_i|.
  * `search` overrides params.neighborSearch; `time` is the simulated time t at the start of the
@@ -194,6 +194,9 @@ export function referenceStep(
   const rs = Math.min(params.separationRadius, params.perceptionRadius);
   const rs2 = rs * rs;
   const reynolds = params.steering === 'reynolds';
+  // The view cone of alignment and cohesion: cos of half the field of view (DESIGN seen_ij).
+  const cone = params.fieldOfView < 360;
+  const cosHalf = Math.cos((params.fieldOfView * Math.PI) / 360);
   const predators: number[][] = [];
   for (let k = 0; k < params.predators; k++) predators.push(predatorPosition(params, k, time));
   const phase = flowPhase(time);
@@ -217,6 +220,9 @@ export function referenceStep(
     const coh: Vec3 = [0, 0, 0]; // sum over M_i of d
     let m = 0; // |M_i|
     let count = 0; // |N_i|
+    // seen_ij: all around, or a boid without heading (|v_i| <= eps), or d . v_i >= |d||v_i| cos.
+    const heading = Math.hypot(vx, vy, vz);
+    const blind = cone && heading > EPS;
     forEachNeighbor(i, state, params, lists, (j, d, d2) => {
       count++;
       if (d2 < rs2) {
@@ -224,7 +230,9 @@ export function referenceStep(
         sep[1] -= d[1]! / d2;
         sep[2] -= d[2]! / d2;
       }
-      if (P[4 * j + 3]! === si) {
+      const seen =
+        !blind || d[0]! * vx + d[1]! * vy + d[2]! * vz >= Math.sqrt(d2) * heading * cosHalf;
+      if (P[4 * j + 3]! === si && seen) {
         ali[0] += V[4 * j]!;
         ali[1] += V[4 * j + 1]!;
         ali[2] += V[4 * j + 2]!;

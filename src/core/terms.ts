@@ -313,6 +313,27 @@ export const TERMS: readonly Term[] = [
       { name: 'dt', type: 'f32', value: (s) => s.params.timeStep },
     ],
   },
+  {
+    name: 'field of view',
+    params: ['fieldOfView'],
+    switch: {
+      name: 'FOV',
+      on: (p) => p.fieldOfView < 360,
+      test: 'P.fovCos >= -1.0',
+      fn: 'fovOn',
+      define: { on: 1, off: 0 },
+    },
+    uniforms: [
+      {
+        name: 'fovCos',
+        type: 'f32',
+        // -2 while off: every neighbour passes the cone test, also in the generic pipeline.
+        value: (s) =>
+          s.params.fieldOfView < 360 ? Math.cos((s.params.fieldOfView * Math.PI) / 360) : -2,
+        doc: 'cos(fieldOfView / 2); -2: all around',
+      },
+    ],
+  },
 ];
 
 /** The switches in bit order. */

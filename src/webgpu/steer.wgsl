@@ -138,9 +138,19 @@ fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f, mate: boo
 }
 
 // Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of boid b, counted by
-// alignment and cohesion (M_i): of the boid's own species. Separation sees every neighbour.
+// alignment and cohesion (M_i): of the boid's own species and inside its view cone, |v| <= eps
+// (no heading) or d . v >= |d| |v| cos(fov / 2). Separation sees every neighbour.
 fn isMate(b: Boid, d: vec3f, d2: f32, sj: f32) -> bool {
-  return !speciesOn() || b.pos.w == sj;
+  if (speciesOn() && b.pos.w != sj) {
+    return false;
+  }
+  if (fovOn()) {
+    let speed = safeLength(b.vel.xyz);
+    if (speed > EPS && dot(d, b.vel.xyz) < sqrt(d2) * speed * P.fovCos) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // One candidate at sorted slot j, position q (its velocity is read only for a neighbour).

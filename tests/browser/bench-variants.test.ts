@@ -79,12 +79,12 @@ describe('off-term code removed (bench variant)', () => {
     // The partial cuts: only the species test, or everything but it.
     const species = wgslWithoutOffTerms(src, 'species');
     const forces = wgslWithoutOffTerms(src, 'forces');
-    expect(src).toContain('b.pos.w == sj');
-    expect([species.includes('b.pos.w == sj'), species.includes('S.predators[k]')]).toEqual([
+    expect(src).toContain('b.pos.w != sj');
+    expect([species.includes('b.pos.w != sj'), species.includes('S.predators[k]')]).toEqual([
       false,
       true,
     ]);
-    expect([forces.includes('b.pos.w == sj'), forces.includes('S.predators[k]')]).toEqual([
+    expect([forces.includes('b.pos.w != sj'), forces.includes('S.predators[k]')]).toEqual([
       true,
       false,
     ]);

@@ -2,6 +2,7 @@
 // in compatibility mode), against the CPU reference. Skipped with a printed reason when no adapter
 // exists, except under CI=true, where that fails.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { behaviourCases } from '../support/behaviour-cases';
 import { parityParams } from '../support/compare';
 import { deviceOrSkip } from './dawn';
 import type { DawnDevice } from '../../src/webgpu/node-dawn';
@@ -49,6 +50,24 @@ describe('WebGPU simulation under Dawn', () => {
       }
     }
   }
+
+  gpuTest(
+    'field of view alone and with every term (3D soft, 2D wrap): 10 steps match the CPU reference',
+    async (device) => {
+      const cases = behaviourCases().filter(
+        (c) =>
+          c.params.fieldOfView < 360 &&
+          (c.name.startsWith('field of view') || /3D soft|2D wrap/.test(c.name)),
+      );
+      expect(cases.length).toBe(4);
+      for (const c of cases) {
+        const msg = await expectParity(device, c.params, 10);
+        console.log(`[node-gpu] ${c.name}: ${msg}`);
+      }
+      // The generic pipeline (every TERMS bit: the uniform decides) computes the same.
+      await expectParity(device, cases[0]!.params, 10, { specialise: false });
+    },
+  );
 
   gpuTest('brute force, 1 and 10 steps match the CPU reference', async (device) => {
     await expectParity(device, parityParams({ neighborSearch: 'brute', count: 3000 }), 1);

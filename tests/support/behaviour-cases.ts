@@ -23,7 +23,10 @@ export const FOUR_OBSTACLES: Obstacle[] = [
   { center: [7, -7, 6], radius: 2 },
 ];
 
-/** Every term at once (species 3, 4 obstacles, attractor on, 2 predators, wind + turbulence). */
+/**
+ * Every term at once (species 3, 4 obstacles, attractor on, 2 predators, wind + turbulence, a
+ * 320-degree field of view).
+ */
 export const ALL_TERMS: Partial<FlockParams> = {
   steering: 'reynolds',
   separationRadius: 1.2,
@@ -40,6 +43,7 @@ export const ALL_TERMS: Partial<FlockParams> = {
   wind: [0.6, -0.4, 0.3],
   turbulence: 1.5,
   turbulenceScale: 9,
+  fieldOfView: 320,
   boundaryMargin: 3,
   boundaryForce: 5,
 };
@@ -95,6 +99,8 @@ export function behaviourCases(count = 5000): BehaviourCase[] {
     alone('wind', { wind: [0.6, -0.4, 0.3] }),
     alone('turbulence', { turbulence: 1.5, turbulenceScale: 9 }, 33.3),
     alone('3 species', { species: 3 }),
+    alone('field of view 120', { fieldOfView: 120 }),
+    alone("field of view 300, steering 'sum'", { fieldOfView: 300, steering: 'sum' }),
     all('all terms, 3D soft', { ...ALL_TERMS, boundary: 'soft' }),
     all('all terms, 3D bounce', { ...ALL_TERMS, boundary: 'bounce' }),
     all('all terms, 3D wrap', { ...ALL_TERMS, boundary: 'wrap' }),

@@ -1,6 +1,7 @@
 // The model's behaviours in the CPU reference (DESIGN.md section 1), each term alone against
 // hand-worked numbers: Reynolds steering, separation radius, soft walls, obstacles (force and
-// hard constraint), attractor, predators, flow, species, velocities.w = |N_i|, simulated time.
+// hard constraint), attractor, predators, flow, species, field of view, velocities.w = |N_i|,
+// simulated time.
 import { describe, expect, test } from 'vitest';
 import { validateParams, type FlockParams } from '../../src/core/params';
 import { referenceStep, referenceSteps } from '../../src/core/reference';
@@ -387,6 +388,91 @@ describe('species', () => {
       expect(s.positions[4 * i + 3]).toBe(i % 4);
       expect(s.positions[4 * i]).toBe(before[4 * i]);
     }
+  });
+});
+
+describe('field of view', () => {
+  // Boid 0 at the origin heading +x at 3; boid 1 half a unit behind it (inside rs = 1), moving +y.
+  const behind = handState([
+    [
+      [0, 0, 0],
+      [3, 0, 0],
+    ],
+    [
+      [-0.5, 0, 0],
+      [0, 3, 0],
+    ],
+  ]);
+
+  test('a boid behind is no flockmate at 180 degrees but is at 360; separation counts it in both', () => {
+    // 180: d = (-0.5,0,0), d.v = -1.5 < 0: not seen. sep = -d/|d|^2 = (2,0,0):
+    // steer = limit(5(1,0,0) - (3,0,0), 2) = (2,0,0), * ws 1.5 = (3,0,0); no mates: a = (3,0,0).
+    const s = referenceStep(behind, base({ fieldOfView: 180 }));
+    expectVec(xyz(s.velocities, 0), [3.3, 0, 0]);
+    expect(s.velocities[3]).toBe(1); // |N_0| = 1 either way
+    // 360: also ali = (0,3,0): limit((0,5,0) - (3,0,0), 2) = 2(-3,5,0)/sqrt(34), and
+    // coh = d: limit(5(-1,0,0) - (3,0,0), 2) = (-2,0,0). a = (1 - 6/sqrt(34), 10/sqrt(34), 0).
+    const t = referenceStep(behind, base({ fieldOfView: 360 }));
+    const k = 1 / Math.sqrt(34);
+    expectVec(xyz(t.velocities, 0), [3 + 0.1 * (1 - 6 * k), k, 0]);
+    expect(t.velocities[3]).toBe(1);
+    // 360 is the model without the term (the default).
+    expect(referenceStep(behind, base())).toEqual(t);
+  });
+
+  test('a boid without heading (|v| <= eps) sees all around, even at 0 degrees', () => {
+    // Boid 0 still; boid 1 at (0,1.5,0) (outside rs), v = (0,3,0): ali steers (0,5,0) - 0 -> (0,2,0),
+    // coh (0,1.5,0) -> (0,2,0): a = (0,4,0), v' = (0,0.4,0), raised to minSpeed 2: (0,2,0).
+    const still = handState([
+      [
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+      [
+        [0, 1.5, 0],
+        [0, 3, 0],
+      ],
+    ]);
+    for (const fieldOfView of [0, 90, 360]) {
+      const s = referenceStep(still, base({ fieldOfView }));
+      expectVec(xyz(s.velocities, 0), [0, 2, 0]);
+    }
+    // Heading +x at 3 and 0 degrees: the same neighbour, off the heading, is not seen: a = 0.
+    const moving = handState([
+      [
+        [0, 0, 0],
+        [3, 0, 0],
+      ],
+      [
+        [0, 1.5, 0],
+        [0, 3, 0],
+      ],
+    ]);
+    expectVec(xyz(referenceStep(moving, base({ fieldOfView: 0 })).velocities, 0), [3, 0, 0]);
+  });
+
+  test('a neighbour exactly on the cone edge is seen (>=), one a hair off it is not', () => {
+    // 0 degrees: cos(0) = 1, the cone is the heading ray. v = (3,4,0), |v| = 5; d = (0.75,1,0),
+    // |d| = 1.25 (outside rs): d.v = 6.25 = |d||v| exactly. Mate with v_j = (0,3,0):
+    // ali: limit(5(0,1,0) - (3,4,0), 2) = 2(-3,1,0)/sqrt(10); coh: 5(0.6,0.8,0) - (3,4,0) = 0.
+    const edge = (y: number) =>
+      handState([
+        [
+          [0, 0, 0],
+          [3, 4, 0],
+        ],
+        [
+          [0.75, y, 0],
+          [0, 3, 0],
+        ],
+      ]);
+    const s = referenceStep(edge(1), base({ fieldOfView: 0 }));
+    const k = 0.2 / Math.sqrt(10);
+    expectVec(xyz(s.velocities, 0), [3 - 3 * k, 4 + k, 0]);
+    // Off the ray: no mates, no separation: v' = v.
+    const t = referenceStep(edge(1.01), base({ fieldOfView: 0 }));
+    expectVec(xyz(t.velocities, 0), [3, 4, 0]);
+    expect(t.velocities[3]).toBe(1);
   });
 });
 

@@ -12,7 +12,7 @@ function wgslBits(): Record<string, number> {
 }
 
 describe('steerTerms', () => {
-  test('terms.gen.wgsl declares bit 2k (on) and 2k + 1 (off) for 9 switches', () => {
+  test('terms.gen.wgsl declares bit 2k (on) and 2k + 1 (off) for 10 switches', () => {
     const bits = wgslBits();
     const names = [
       'WRAP',
@@ -24,12 +24,13 @@ describe('steerTerms', () => {
       'ATTRACTOR',
       'PREDATORS',
       'TURBULENCE',
+      'FOV',
     ];
     names.forEach((n, k) => {
       expect(bits[`ON_${n}`], n).toBe(2 ** (2 * k));
       expect(bits[`OFF_${n}`], n).toBe(2 ** (2 * k + 1));
     });
-    expect(Object.keys(bits)).toHaveLength(18);
+    expect(Object.keys(bits)).toHaveLength(20);
   });
 
   test('defaults: 3D, reynolds and soft walls on, every other switch off', () => {
@@ -43,7 +44,8 @@ describe('steerTerms', () => {
       bits.OFF_OBSTACLES! |
       bits.OFF_ATTRACTOR! |
       bits.OFF_PREDATORS! |
-      bits.OFF_TURBULENCE!;
+      bits.OFF_TURBULENCE! |
+      bits.OFF_FOV!;
     expect(steerTerms(validateParams({}))).toBe(want);
   });
 
@@ -58,6 +60,7 @@ describe('steerTerms', () => {
       attractorStrength: 2,
       predators: 1,
       turbulence: 0.5,
+      fieldOfView: 359.5,
     });
     const want =
       bits.ON_WRAP! |
@@ -68,7 +71,8 @@ describe('steerTerms', () => {
       bits.ON_OBSTACLES! |
       bits.ON_ATTRACTOR! |
       bits.ON_PREDATORS! |
-      bits.ON_TURBULENCE!;
+      bits.ON_TURBULENCE! |
+      bits.ON_FOV!;
     expect(steerTerms(p)).toBe(want);
     // One bit of each pair, never the generic mask.
     expect(steerTerms(p)).not.toBe(GENERIC_TERMS);
