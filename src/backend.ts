@@ -1,6 +1,6 @@
 /**
  * The one interface every backend implements (webgpu, webgl2, webgl2-tf, cpu). The Flock object
- * (src/flock.ts) and the app see only this. Backends own their GPU objects; `dispose()` is idempotent.
+ * (src/flock/) and the app see only this. Backends own their GPU objects; `dispose()` is idempotent.
  */
 import type { DeviceLimits } from './core/limits';
 import type { FlockParams } from './core/params';

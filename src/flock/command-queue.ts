@@ -1,0 +1,58 @@
+/**
+ * The command queue: every call that works on the backend runs after the one before, in call
+ * order, on the backend that is up when its turn comes (while a loss is recovered, queued calls
+ * wait and then run on the restored backend or the next rung).
+ */
+import { isCutShort } from './errors';
+
+/** What the queue needs from the flock. */
+export interface QueueHooks<B> {
+  /** The backend once it is up (waits while a loss is recovered). @throws when disposed or no rung runs. */
+  backendUp(): Promise<B>;
+  /** The queue ran dry after explicit work (the flock snapshots the state while the page is idle). */
+  idle(): void;
+  /** A call made with `call` failed for a reason of its own (not cut short): report it. */
+  failed(error: unknown): void;
+}
+
+export class CommandQueue<B> {
+  /** The queue's tail: the next call runs after it. */
+  private _tail: Promise<unknown> = Promise.resolve();
+  private _pending = 0;
+
+  constructor(private readonly _hooks: QueueHooks<B>) {}
+
+  /** Calls queued and not finished yet. */
+  get pending(): number {
+    return this._pending;
+  }
+
+  /** Runs `op` on the backend that is up, after every call queued before, in order. */
+  run<T>(op: (b: B) => T | Promise<T>): Promise<T> {
+    this._pending++;
+    const run = this._tail.then(async () => op(await this._hooks.backendUp()));
+    this._tail = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this._pending--;
+        if (this._pending === 0) this._hooks.idle();
+      });
+    return run;
+  }
+
+  /**
+   * Runs a call the caller need not wait for: the promise is returned (it rejects with the error
+   * when the call fails), and a failure that is not "cut short" (FlockError on 'flock') is also
+   * reported through `failed`, so fire-and-forget callers see it.
+   */
+  call(op: (b: B) => void | Promise<void>): Promise<void> {
+    const p = this.run(op);
+    p.catch((e: unknown) => {
+      if (!isCutShort(e)) this._hooks.failed(e);
+    });
+    return p;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * createFlock (DESIGN.md section 4), and createFlockWith, the seam through which tests replace
+ * the page's parts (backends, surface, frame source) to run a Flock in Node.
+ */
+import { registerBuiltinBackends } from '../builtin-backends';
+import { REGISTERED_BACKENDS, RESTORE_TIMEOUT_MS, type BackendProvider } from './backend-host';
+import { Flock } from './flock';
+import { ANIMATION_FRAMES, type FrameSource } from './frame-loop';
+import { checkOptions, checkStartInputs, type FlockOptions } from './options';
+import { DomSurface, checkTarget, type FlockSurface } from './surface';
+
+/**
+ * @internal What a test puts in place of the page's parts (not public API): backends (a fake
+ * backend), the surface (no DOM in Node), the frame source, the restore timeout.
+ */
+export interface FlockSeams {
+  backends?: BackendProvider;
+  surface?: FlockSurface;
+  frames?: FrameSource;
+  /** Milliseconds a lost WebGL context may take to come back (default RESTORE_TIMEOUT_MS). */
+  restoreTimeoutMs?: number;
+}
+
+/**
+ * Creates a flock that simulates and draws into `target`.
+ * @param target a canvas to draw into, or an element in which the flock makes and manages its own
+ *   full-size canvas; without one, a detached 640x480 canvas (`flock.canvas`) is made and the loop
+ *   does not start until start() (unless autoStart: true).
+ * @throws FlockError (as a rejection) for bad options/params/state; field 'target' for a target
+ *   that is not an element, a canvas another live flock draws into, or a canvas that already holds
+ *   another context type (e.g. '2d'); field 'backend' when an explicit backend cannot run here (the
+ *   reason in the message). Only 'auto' falls back.
+ */
+export async function createFlock(
+  target?: HTMLCanvasElement | HTMLElement | null,
+  options: FlockOptions = {},
+): Promise<Flock> {
+  if (typeof document === 'undefined') {
+    // Node or server rendering: the schema and the CPU reference work there, a flock does not.
+    throw new Error(
+      'gpu-flock: createFlock needs a browser page (document, canvas, WebGPU or WebGL2) and none is here. ' +
+        'In Node or server rendering use the schema and the CPU reference (PARAM_SCHEMA, referenceStep); create flocks in the browser.',
+    );
+  }
+  registerBuiltinBackends();
+  return createFlockWith(target, options, {});
+}
+
+/**
+ * @internal createFlock with parts replaced (tests: a fake backend and surface in Node). Without
+ * seams it is createFlock less the page check and the registration of the built-in backends.
+ */
+export async function createFlockWith(
+  target: HTMLCanvasElement | HTMLElement | null | undefined,
+  options: FlockOptions,
+  seams: FlockSeams,
+): Promise<Flock> {
+  const opts = checkOptions(options);
+  if (!seams.surface) checkTarget(target);
+  const { params, view, state } = checkStartInputs(options);
+  const surface = seams.surface ?? new DomSurface(target, opts.fallbackCanvas);
+  const flock = new Flock(surface, params, view, {
+    backends: seams.backends ?? REGISTERED_BACKENDS,
+    frames: seams.frames ?? ANIMATION_FRAMES,
+    disable: opts.disable,
+    limits: opts.limits,
+    restoreTimeoutMs: seams.restoreTimeoutMs ?? RESTORE_TIMEOUT_MS,
+  });
+  try {
+    await flock._startBackend(opts.backend, state);
+  } catch (e) {
+    flock.dispose();
+    throw e;
+  }
+  // The first frame now, so the canvas never shows an undrawn buffer.
+  flock.render();
+  if (opts.autoStart ?? (target !== undefined && target !== null)) flock.start();
+  return flock;
+}

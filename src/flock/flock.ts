@@ -1,0 +1,589 @@
+/**
+ * The Flock: the public object behind createFlock (DESIGN.md section 4). It checks each call,
+ * queues it, journals it, and emits events; the parts beside it own one job each and talk to it
+ * through small hook interfaces (none imports this file):
+ * - options.ts: the checks of options, partials and the camera;
+ * - epoch.ts: the counter that cuts work short at a loss or dispose();
+ * - command-queue.ts: every call that works on the backend, in call order;
+ * - journal.ts: a snapshot of the state plus a log of what the backend was given since;
+ * - backend-host.ts: the ladder, loss, restore, fallback and their reasons;
+ * - surface.ts: the canvas, its sizing, CSS background and page observers;
+ * - frame-loop.ts + step-timer.ts: the fixed-step frame loop and its stats.
+ *
+ * Lifecycle rules (issue 11):
+ * - Every call that works on the backend goes through one queue, in call order; while a loss is
+ *   being recovered (a WebGL context waiting to be restored, or a fallback to the next rung)
+ *   queued calls wait and then run on the backend that is up, validated against it.
+ * - A context or device loss never rolls explicit work back: after a restore or a fallback the
+ *   flock holds the state after the last step it was given, exactly (snapshot + replayed log).
+ *   The snapshot is refreshed asynchronously when the queue is idle after explicit work and every
+ *   SNAPSHOT_INTERVAL_S while the loop runs, which keeps the replay short.
+ * - Every promise settles: a WebGL context not restored within RESTORE_TIMEOUT_MS falls back to
+ *   the next rung; work cut short by dispose() or a loss rejects with FlockError field 'flock'.
+ * - No event is dispatched after dispose().
+ */
+import type { Backend, BackendKind, BackendTimings } from '../backend';
+import { NO_PASS_TIMES } from '../backend';
+import { FlockError } from '../core/errors';
+import type { DeviceLimits } from '../core/limits';
+import {
+  MAX_COUNT,
+  needsReinit,
+  validateParams,
+  type FlockParams,
+  type Vec3,
+} from '../core/params';
+import { pointerToWorld as worldUnderPointer } from '../core/pointer';
+import { defaultCamera } from '../core/render-math';
+import type { OrbitCamera } from '../core/render-math';
+import { viewStatic, type ViewStatic } from '../core/scene';
+import {
+  assignSpecies,
+  cloneState,
+  initialState,
+  validateState,
+  type FlockState,
+} from '../core/state';
+import { validateView, type ViewOptions } from '../core/view';
+import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
+import { CommandQueue } from './command-queue';
+import { Epoch } from './epoch';
+import { countError, disposedError } from './errors';
+import { FrameLoop, type FrameSource } from './frame-loop';
+import { Journal } from './journal';
+import {
+  POINTER_STRENGTH,
+  checkCamera,
+  definedEntries,
+  type BackendChoice,
+  type FlockStats,
+} from './options';
+import { frameView } from './frame-view';
+import { StepTimer } from './step-timer';
+import type { FlockSurface } from './surface';
+
+/** The most steps one step() call takes (about 4.6 hours of simulated time at 1/60 s). */
+export const MAX_STEPS_PER_CALL = 1_000_000;
+/** Steps a backend may have queued before the frame loop stops adding more. */
+const MAX_PENDING_STEPS = 4;
+/** Seconds between state snapshots while the loop runs (explicit work is snapshotted when the queue is idle). */
+const SNAPSHOT_INTERVAL_S = 1;
+
+/** @internal What the Flock is built from (createFlockWith in create.ts assembles it) besides its surface, parameters and view. */
+export interface FlockSetup {
+  backends: BackendProvider;
+  frames: FrameSource;
+  disable: ReadonlySet<string>;
+  limits: DeviceLimits | null;
+  restoreTimeoutMs: number;
+}
+
+/**
+ * A running flock. See DESIGN.md section 4 for the contract.
+ * Events (CustomEvent, none after dispose()):
+ * - 'contextlost' {reason}: a WebGL context was lost; calls wait for it to come back.
+ * - 'contextrestored' RecoveryDetail: the context is back with the state replayed.
+ * - 'fallback' {from, to, reason} & RecoveryDetail: the flock moved to the next rung.
+ * - 'error' {error}: something went wrong outside a call the caller can catch (a WebGPU
+ *   validation error, a queued call that failed on the rung started meanwhile, every rung failed).
+ */
+export class Flock extends EventTarget {
+  private readonly _surface: FlockSurface;
+  private readonly _epoch = new Epoch();
+  private readonly _journal: Journal;
+  private readonly _queue: CommandQueue<Backend>;
+  private readonly _host: BackendHost;
+  private readonly _loop: FrameLoop;
+  private readonly _stepTimer: StepTimer;
+  /** The parameters as the caller sees them (the backend's: journal.applied). */
+  private _params: FlockParams;
+  private _view: ViewOptions;
+  private _viewStatic: ViewStatic;
+  private _camera: OrbitCamera;
+  /** |attractorStrength| the pointer uses (the last non-zero one seen). */
+  private _pointerStrength = POINTER_STRENGTH;
+  /** Species changes reading the state back: the frame loop takes no steps meanwhile. */
+  private _holdSteps = 0;
+  /** When the frame loop last refreshed the snapshot, seconds. */
+  private _snapshotAt = 0;
+  /** Latest measurements; see FlockStats. */
+  readonly stats: FlockStats = {
+    fps: 0,
+    stepMs: 0,
+    timing: 'none',
+    passes: { ...NO_PASS_TIMES },
+    resolutionMs: null,
+    timeScale: 1,
+    stepsPerFrame: 0,
+    frameBudgetMs: 0,
+    notes: [],
+  };
+
+  /** @internal use createFlock */
+  constructor(surface: FlockSurface, params: FlockParams, view: ViewOptions, setup: FlockSetup) {
+    super();
+    this._surface = surface;
+    this._params = params;
+    this._view = view;
+    this._viewStatic = viewStatic(view);
+    surface.showBackground(view.background);
+    this._camera = defaultCamera(params);
+    this._journal = new Journal(params, this._epoch);
+    this._loop = new FrameLoop(
+      setup.frames,
+      {
+        ready: () => this._host.readyForFrame(),
+        holdSteps: () =>
+          (this._host.backend?.pendingSteps ?? 0) > MAX_PENDING_STEPS || this._holdSteps > 0,
+        frame: (steps, now) => this._frame(steps, now),
+      },
+      this.stats,
+      params.timeStep,
+    );
+    this._stepTimer = new StepTimer(this._journal, this._epoch, this._loop.pacer, this.stats, {
+      isCurrent: (b) => b === this._host.backend,
+      failed: (e) => this._emitError(e),
+      nowMs: () => setup.frames.now(),
+    });
+    this._host = new BackendHost(setup.backends, setup, this._journal, this._epoch, surface, {
+      emit: (type, detail) => this._emit(type, detail),
+      emitError: (e) => this._emitError(e),
+      fitCanvas: (limit) => this._fitCanvas(limit),
+      backendUp: (count) => {
+        if (count !== null && this._params.count !== count) {
+          this._params = { ...this._params, count };
+        }
+        this._loop.pacer.reset();
+      },
+      recoveryEnded: () => this._loop.schedule(),
+    });
+    this._queue = new CommandQueue<Backend>({
+      backendUp: () => this._host.backendUp(),
+      // Explicit work done and nothing else asked for: snapshot it while the page is idle.
+      idle: () => {
+        const b = this._host.backend;
+        if (b && !this._epoch.disposed) this._refreshSnapshot(b);
+      },
+      failed: (e) => this._emitError(e),
+    });
+  }
+
+  /** @internal starts the backend (createFlock), then the page observers. */
+  async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
+    await this._host.start(choice, state ?? initialState(this._params), this._params);
+    this._surface.watch({
+      idleChanged: (idle) => this._loop.setIdle(idle),
+      resized: () => {
+        if (!this._loop.running) this.render();
+      },
+    });
+  }
+
+  /**
+   * The backend in use; while a loss is recovered, the rung being started (the lost WebGL rung
+   * while it waits to be restored); 'none' between rungs and when every rung failed.
+   */
+  get backend(): BackendKind | 'none' {
+    return this._host.kind;
+  }
+  /** The canvas drawn into now (a run-time fallback may move to a new one: listen to 'fallback'). */
+  get canvas(): HTMLCanvasElement {
+    return this._surface.canvas;
+  }
+  /** Why each rung above the chosen backend was skipped (and, on cpu, the count cap). */
+  get fallbackReasons(): Partial<Record<BackendKind, string>> {
+    return this._host.fallbackReasons;
+  }
+  /** A copy of the current parameters. */
+  get params(): FlockParams {
+    return {
+      ...this._params,
+      boundsMin: [...this._params.boundsMin],
+      boundsMax: [...this._params.boundsMax],
+    };
+  }
+  /** A copy of the current view options (how the flock is drawn). */
+  get view(): ViewOptions {
+    return { ...this._view };
+  }
+  /**
+   * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (and
+   * when count, dimensions or seed re-initialise), + timeStep per step given to the backend.
+   */
+  get time(): number {
+    return this._host.backend?.time ?? this._journal.snapshot.time;
+  }
+  /** True while the frame loop is on (it still idles while the page is hidden or the canvas off-screen). */
+  get running(): boolean {
+    return this._loop.running;
+  }
+  /**
+   * The largest count the current backend can hold; while a loss is recovered, the schema's
+   * MAX_COUNT (calls are checked against the new backend once it is up).
+   */
+  get maxCount(): number {
+    if (this._host.upNow) return this._host.backend!.maxCount;
+    return MAX_COUNT;
+  }
+  /**
+   * The orbit camera; mutate its fields or assign a new one; the next render uses it. Reset by
+   * bounds/dimension changes.
+   * @throws FlockError (field 'camera' or 'camera.distance', ...) when assigned something that is
+   *   not { target: 3 finite numbers, distance > 0, yaw, pitch finite, fovY in (0, pi) }.
+   */
+  get camera(): OrbitCamera {
+    return this._camera;
+  }
+  set camera(c: OrbitCamera) {
+    this._camera = checkCamera(c);
+  }
+  /**
+   * How the GPU backends draw: 'instanced' (one instance per boid) or 'vertex-id' (one draw of
+   * 12 vertices per boid, the boid index from the vertex index: same pixels, and much faster
+   * where tiny instances are slow). The default is 'vertex-id' on a software rasteriser
+   * (SwiftShader, llvmpipe: the probe says so), else 'instanced'. The cpu backend ignores it.
+   * @throws FlockError when the value is neither, or the backend cannot draw that way.
+   */
+  get drawMode(): 'instanced' | 'vertex-id' {
+    return this._host.drawMode;
+  }
+  set drawMode(mode: 'instanced' | 'vertex-id') {
+    this._host.drawMode = mode;
+  }
+  /** Renderer or adapter description of the current backend. */
+  get deviceInfo(): string {
+    return this._host.backend?.deviceInfo || this._host.probeInfo;
+  }
+  /** @internal test hooks of the current backend (neighbour counts, sorted keys, sort passes). */
+  get _debug(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses'> | null {
+    return this._host.debugHooks();
+  }
+
+  /**
+   * Changes parameters. The merged result is validated at once, before anything changes;
+   * undefined fields are ignored. count, dimensions and seed re-initialise the flock from the
+   * seed; the rest keep the state. A change of `species` re-assigns every boid's species,
+   * positions.w = id mod species, and keeps positions and velocities (DESIGN.md section 1): the
+   * state is read back once, re-assigned and uploaded, after the steps asked before. While a
+   * loss is recovered the call waits for the new rung and is checked against its limits then.
+   * @returns a promise of the call done on the backend (it rejects with a FlockError, and fires
+   *   'error', when the rung started meanwhile cannot take it; nothing of the call applies then).
+   * @throws FlockError naming the field, the value and the allowed range; the flock keeps its previous parameters and state.
+   */
+  setParams(partial: Partial<FlockParams>): Promise<void> {
+    this._checkNotDisposed();
+    const given = definedEntries(partial, 'params');
+    const next = validateParams(given, this._params);
+    const up = this._host.upNow;
+    if (up && next.count > this._host.backend!.maxCount) {
+      throw countError(next.count, this._host.backend!);
+    }
+    const changed = Object.keys(given).filter(
+      (k) =>
+        JSON.stringify(given[k]) !==
+        JSON.stringify((this._params as unknown as Record<string, unknown>)[k]),
+    );
+    if (changed.length === 0) return Promise.resolve();
+    const reinit = needsReinit(changed);
+    const respecies = !reinit && changed.includes('species');
+    const reframe = changed.some(
+      (k) => k === 'boundsMin' || k === 'boundsMax' || k === 'dimensions',
+    );
+    this._params = next;
+    this._loop.pacer.timeStep = next.timeStep;
+    if (reinit) this._stepTimer.forgetStepCost();
+    if (reframe) this._camera = defaultCamera(next);
+    return this._queue.call((b) => {
+      let p = next;
+      if (!up) {
+        // Validated again against what the rung started meanwhile holds and allows.
+        try {
+          p = validateParams(given, this._journal.applied);
+          if (p.count > b.maxCount) throw countError(p.count, b);
+        } catch (e) {
+          this._params = { ...this._journal.applied };
+          throw e;
+        }
+        this._params = p;
+      }
+      if (reinit) return this._journal.setState(b, initialState(p), p);
+      if (!respecies) return this._journal.setParams(b, p);
+      // positions.w is each boid's species in every backend's state: re-assigned from the state
+      // as it stands after the steps asked before (read again on the new rung after a loss),
+      // at the simulated time it was read at (predators and the flow go on where they were).
+      this._holdSteps++;
+      return this._host
+        .readSettled(b, (x) => x.readState().then((state) => ({ state, time: x.time })))
+        .then(({ state, time }) => {
+          const now = this._host.backend;
+          if (this._epoch.disposed || !now) return;
+          this._journal.setState(now, assignSpecies(cloneState(state), p.species), p, time);
+        })
+        .finally(() => this._holdSteps--);
+    });
+  }
+
+  /**
+   * Changes view options (VIEW_SCHEMA); the simulation is not touched. A stopped flock redraws.
+   * @throws FlockError naming the field, the value and what is allowed; the view stays as it was.
+   */
+  setView(partial: Partial<ViewOptions>): void {
+    this._checkNotDisposed();
+    const next = validateView(definedEntries(partial, 'view') as Partial<ViewOptions>, this._view);
+    this._view = next;
+    this._viewStatic = viewStatic(next);
+    this._surface.showBackground(next.background);
+    if (!this._loop.running) this.render();
+  }
+
+  /**
+   * Back to the seed's initial state (same parameters).
+   * @returns a promise of the reset done on the backend.
+   * @throws FlockError once disposed.
+   */
+  reset(): Promise<void> {
+    this._checkNotDisposed();
+    return this._queue.call((b) => {
+      const p = this._journal.applied;
+      this._journal.setState(b, initialState(p), p);
+    });
+  }
+
+  /**
+   * Replaces the state; its count becomes params.count; ids become the array indices.
+   * @param state positions and velocities Float32Array(4*count) (xyz + w), finite values; in 2D z = 0.
+   * @returns a promise of the state given to the backend (while a loss is recovered, it rejects
+   *   with a FlockError on 'count' when the new rung cannot hold that many).
+   * @throws FlockError naming the field (state.count, state.positions[i], ...), the value and what is allowed; nothing changes.
+   */
+  setState(state: FlockState): Promise<void> {
+    this._checkNotDisposed();
+    const up = this._host.upNow;
+    const s = validateState(
+      state,
+      this._params.dimensions,
+      up ? this._host.backend!.maxCount : MAX_COUNT,
+      this._params.species,
+    );
+    if (s.count !== this._params.count) this._stepTimer.forgetStepCost();
+    const atCall = { ...this._params, count: s.count };
+    this._params = atCall;
+    return this._queue.call((b) => {
+      if (s.count > b.maxCount) {
+        this._params = { ...this._journal.applied };
+        throw countError(s.count, b);
+      }
+      const p = up ? atCall : { ...this._journal.applied, count: s.count };
+      if (!up) this._params = { ...this._params, count: s.count };
+      this._journal.setState(b, s, p);
+    });
+  }
+
+  /**
+   * Takes n fixed steps (params.timeStep seconds each) without drawing, after everything asked before.
+   * Resolves once the steps are given to the device (they survive a later loss: they are replayed).
+   * @throws FlockError (as a rejection) when n is not an integer from 0 to MAX_STEPS_PER_CALL;
+   *   field 'flock' when dispose() or a context/device loss cuts the run short (after a loss none
+   *   of the call's steps are kept: the flock resumes from the state before the call).
+   */
+  step(n = 1): Promise<void> {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_STEPS_PER_CALL) {
+      return Promise.reject(new FlockError('n', n, `an integer from 0 to ${MAX_STEPS_PER_CALL}`));
+    }
+    if (n === 0) return this._queue.run(() => undefined);
+    return this._queue.run((b) => this._journal.stepCall(b, n, (x) => this._host.noticeLoss(x)));
+  }
+
+  /**
+   * Resolves once every step asked for so far has finished on the device (for timing and benchmarks).
+   * @throws FlockError (as a rejection) on 'flock' when disposed meanwhile.
+   */
+  finish(): Promise<void> {
+    return this._queue.run((b) =>
+      this._host.readSettled(b, (x) => (x.sync ? x.sync() : x.readState().then(() => undefined))),
+    );
+  }
+
+  /** Per-pass times of recent steps from the backend's GPU timers (ms per step; null where not measured). */
+  timings(): BackendTimings {
+    return this._host.backend?.timings() ?? { timing: 'none', passes: { ...NO_PASS_TIMES } };
+  }
+
+  /**
+   * The state after every earlier step, in boid-id order: positions and velocities Float32Array(4*count).
+   * A read cut by a loss is done again on the restored or new backend.
+   * @throws FlockError (as a rejection) on 'flock' when disposed meanwhile.
+   */
+  readState(): Promise<FlockState> {
+    return this._queue.run((b) =>
+      this._host.readSettled(b, (x) => {
+        const mark = this._journal.mark(this._host.backend);
+        return x.readState().then((s) => {
+          this._journal.adopt(cloneState(s), mark);
+          return s;
+        });
+      }),
+    );
+  }
+
+  /**
+   * Puts the attractor under the pointer: on the plane through the box centre facing the camera
+   * (z = 0 in 2D), at the point under (clientX, clientY), and sets attractorStrength's sign from
+   * `mode`: 'attract' +m, 'repel' -m, where m is the last non-zero |attractorStrength| this flock
+   * had (POINTER_STRENGTH when it never had one); 'off' sets it to 0 (and keeps m for next time).
+   * The point is clamped into the box grown by its own size on every side (a pointer far off the
+   * box still pulls toward its edge). A stopped flock redraws.
+   * @param clientX, clientY CSS pixels in the viewport, as PointerEvent.clientX/Y
+   * @throws FlockError for a mode other than the three, or a non-finite coordinate
+   */
+  pointer(clientX: number, clientY: number, mode: 'attract' | 'repel' | 'off'): void {
+    this._checkNotDisposed();
+    if (mode !== 'attract' && mode !== 'repel' && mode !== 'off') {
+      throw new FlockError('mode', mode, '"attract", "repel" or "off"');
+    }
+    const current = this._params.attractorStrength;
+    if (current !== 0) this._pointerStrength = Math.abs(current);
+    if (mode === 'off') {
+      if (current !== 0) void this.setParams({ attractorStrength: 0 });
+      if (!this._loop.running) this.render();
+      return;
+    }
+    for (const [field, v] of [
+      ['clientX', clientX],
+      ['clientY', clientY],
+    ] as const) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        throw new FlockError(field, v, 'a finite number (CSS pixels)');
+      }
+    }
+    const point = this.pointerToWorld(clientX, clientY);
+    if (!point) return;
+    const m = this._pointerStrength;
+    void this.setParams({ attractor: point, attractorStrength: mode === 'attract' ? m : -m });
+    if (!this._loop.running) this.render();
+  }
+
+  /**
+   * The world point under (clientX, clientY) on the plane through the box centre facing the
+   * camera (z = 0 in 2D), clamped into the box grown by its size on every side; null when the
+   * canvas has no size or the ray runs parallel to the plane.
+   */
+  pointerToWorld(clientX: number, clientY: number): Vec3 | null {
+    const c = this._surface.canvas;
+    const canvas = { rect: this._surface.clientRect(), width: c.width, height: c.height };
+    return worldUnderPointer(clientX, clientY, canvas, this._camera, this._params, this._view.fit);
+  }
+
+  /** Draws the current state now (the loop does this every frame while running). */
+  render(): void {
+    const b = this._host.backend;
+    if (!b || this._epoch.disposed || this._host.recovering) return;
+    this._fitCanvas(b.maxCanvasSize ?? DEFAULT_MAX_CANVAS);
+    const c = this._surface.canvas;
+    const time = (b as { time?: number }).time ?? 0;
+    b.render(
+      frameView(c.width, c.height, this._camera, this._params, this._view, this._viewStatic, time),
+    );
+    this._surface.frameDrawn(this._viewStatic.background[3] >= 1);
+  }
+
+  /**
+   * @internal the frame pacing: 'adaptive' (default: as many fixed steps as fit the frame budget,
+   * at least one, never more than real time asks; slow motion when one does not fit) or
+   * 'catch-up' (every step real time asks, up to 4 a frame, whatever they cost: the old loop, kept
+   * for before/after measurements in scripts/pacing.mjs).
+   */
+  get _pacing(): 'adaptive' | 'catch-up' {
+    return this._loop.pacer.adaptive ? 'adaptive' : 'catch-up';
+  }
+  set _pacing(mode: 'adaptive' | 'catch-up') {
+    this._loop.pacer.adaptive = mode !== 'catch-up';
+    this._loop.pacer.reset();
+  }
+
+  /**
+   * Starts the frame loop: each frame takes as many fixed steps as real time asks and the frame
+   * budget allows (at least one, at most 4; see FramePacer and stats.timeScale), then draws.
+   */
+  start(): void {
+    this._loop.start();
+  }
+
+  /** Stops the frame loop; the state stays. */
+  stop(): void {
+    this._loop.stop();
+  }
+
+  /** @internal whether the loop is idling (hidden page or off-screen canvas). */
+  get _idle(): boolean {
+    return this._surface.idle;
+  }
+
+  /** @internal the backend in use (null between rungs): scripts and browser tests reach it. */
+  get _backend(): Backend | null {
+    return this._host.backend;
+  }
+
+  /** @internal true while a CPU-clock timing read of the frame loop is in flight. */
+  get _timingBusy(): boolean {
+    return this._stepTimer.reading;
+  }
+
+  // ---- the parts' hooks --------------------------------------------------------------------
+
+  /** One frame of the loop: `steps` fixed steps, a draw, and now and then a snapshot. */
+  private _frame(steps: number, now: number): void {
+    const b = this._host.backend!;
+    try {
+      if (steps > 0) this._stepTimer.step(b, steps, now);
+      this.render();
+    } catch (e) {
+      if (b === this._host.backend && !b.isLost?.()) this._emitError(e);
+    }
+    if (now - this._snapshotAt >= SNAPSHOT_INTERVAL_S) {
+      this._snapshotAt = now;
+      this._refreshSnapshot(b);
+    }
+  }
+
+  /** Makes the state of `b` the journal's snapshot when `b` is up (asynchronously). */
+  private _refreshSnapshot(b: Backend): void {
+    if (!this._host.upNow || b !== this._host.backend) return;
+    this._journal.refreshSnapshot(b, () => b === this._host.backend);
+  }
+
+  /** Sizes the drawing buffer to at most `limit` pixels per side; stats.notes says when clamped. */
+  private _fitCanvas(limit: number): void {
+    const note = this._surface.fitDrawingBuffer(limit);
+    if (note) this.stats.notes.push(note);
+  }
+
+  private _emit(type: string, detail: unknown): void {
+    if (this._epoch.disposed) return;
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  private _emitError(e: unknown): void {
+    this._emit('error', { error: e });
+  }
+
+  /** @throws FlockError once dispose() has run. */
+  private _checkNotDisposed(): void {
+    if (this._epoch.disposed) throw disposedError();
+  }
+
+  /**
+   * Stops the loop, frees every GPU object and listener, gives back the WebGL context of a canvas
+   * the flock made (WEBGL_lose_context) and its share of the WebGPU device, and removes a canvas
+   * the flock made. Calls in flight reject with FlockError field 'flock'; no event fires after
+   * this. The caller's canvas stays (shown again if a 'sibling' fallback hid it). Idempotent.
+   */
+  dispose(): void {
+    if (this._epoch.disposed) return;
+    this._loop.dispose();
+    this._epoch.dispose();
+    this._host.dispose();
+    this._journal.clear();
+    this._surface.dispose();
+  }
+}

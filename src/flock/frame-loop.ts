@@ -1,0 +1,118 @@
+/**
+ * The frame loop: start/stop over a frame source (requestAnimationFrame in a page, a hand-driven
+ * one in tests), the FramePacer (src/core/frame-clock.ts) that says how many fixed steps each
+ * frame takes, and the frame-rate stats. What a frame does (step, draw) is the flock's: the loop
+ * calls `frame(steps, now)`.
+ */
+import { FramePacer } from '../core/frame-clock';
+import type { FlockStats } from './options';
+
+/** Where frames come from. */
+export interface FrameSource {
+  /** Calls `cb` before the next frame with its time in milliseconds; returns a handle for cancel. */
+  request(cb: (timeMs: number) => void): number;
+  cancel(handle: number): void;
+  /** A clock in milliseconds (for timing work; performance.now in a page). */
+  now(): number;
+}
+
+/** requestAnimationFrame and performance.now. */
+export const ANIMATION_FRAMES: FrameSource = {
+  request: (cb) => requestAnimationFrame(cb),
+  cancel: (handle) => cancelAnimationFrame(handle),
+  now: () => performance.now(),
+};
+
+/** What the loop needs from the flock. */
+export interface FrameHooks {
+  /** Whether a backend is up to step and draw this frame (else the frame is skipped, the loop goes on). */
+  ready(): boolean;
+  /** Whether steps are held back this frame (a backend behind real time, a state read back). */
+  holdSteps(): boolean;
+  /** One frame at `now` seconds: take `steps` fixed steps (0: none), then draw. */
+  frame(steps: number, now: number): void;
+}
+
+export type FrameStats = Pick<FlockStats, 'fps' | 'timeScale' | 'stepsPerFrame' | 'frameBudgetMs'>;
+
+export class FrameLoop {
+  /** Fixed steps per frame from real time and the frame budget. */
+  readonly pacer: FramePacer;
+  private _running = false;
+  private _handle = 0;
+  private _idle = false;
+  private _disposed = false;
+  private _frames = 0;
+  private _fpsAt = 0;
+
+  constructor(
+    private readonly _source: FrameSource,
+    private readonly _hooks: FrameHooks,
+    private readonly _stats: FrameStats,
+    timeStep: number,
+  ) {
+    this.pacer = new FramePacer(timeStep);
+  }
+
+  /** True while the loop is on (it still idles while `idle`). */
+  get running(): boolean {
+    return this._running;
+  }
+
+  /** Starts the loop (the pacer starts afresh). */
+  start(): void {
+    if (this._disposed || this._running) return;
+    this._running = true;
+    this.pacer.reset();
+    this.schedule();
+  }
+
+  /** Stops the loop; fps reads 0. */
+  stop(): void {
+    this._running = false;
+    if (this._handle) this._source.cancel(this._handle);
+    this._handle = 0;
+    this._stats.fps = 0;
+  }
+
+  /** No frames while idle (hidden page, canvas off-screen); leaving it starts the pacer afresh. */
+  setIdle(idle: boolean): void {
+    this._idle = idle;
+    if (!idle) {
+      this.pacer.reset();
+      this.schedule();
+    }
+  }
+
+  /** Asks for the next frame, when running, not idle and none is asked for yet. */
+  schedule(): void {
+    if (!this._running || this._handle || this._idle || this._disposed) return;
+    this._handle = this._source.request((t) => this._frame(t));
+  }
+
+  /** Stops for good. */
+  dispose(): void {
+    this.stop();
+    this._disposed = true;
+  }
+
+  private _frame(timeMs: number): void {
+    this._handle = 0;
+    if (!this._running || this._disposed) return;
+    if (this._hooks.ready()) {
+      const now = timeMs / 1000;
+      const steps = this.pacer.advance(now, this._hooks.holdSteps());
+      this._stats.timeScale = this.pacer.timeScale;
+      this._stats.stepsPerFrame = this.pacer.stepsPerFrame;
+      this._stats.frameBudgetMs = this.pacer.frameBudget * 1000;
+      this._hooks.frame(steps, now);
+      this._frames++;
+      if (now - this._fpsAt >= 0.5) {
+        if (this._fpsAt > 0) this._stats.fps = this._frames / (now - this._fpsAt);
+        this._fpsAt = now;
+        this._frames = 0;
+      }
+    }
+    this.schedule();
+  }
+}

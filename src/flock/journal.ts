@@ -1,0 +1,268 @@
+/**
+ * The recovery journal: a snapshot of the state at some point, and a log of everything given to
+ * the backend since (steps, parameters), in order. Snapshot + replayed log rebuild the backend's
+ * state exactly in a restored context or on the next rung, so a loss never rolls explicit work
+ * back. Every state-changing call to the backend goes through here (step, setParams, setState),
+ * so nothing reaches the backend unlogged.
+ */
+import type { Backend, BackendKind } from '../backend';
+import { CPU_MAX_COUNT } from '../backend';
+import type { FlockParams } from '../core/params';
+import type { FlockState } from '../core/state';
+import { initialState } from '../core/state';
+import { yieldToPage, type Epoch } from './epoch';
+import { disposedError, lostError } from './errors';
+
+/** What the backend was given since the snapshot, in order. */
+export type LogEntry = { steps: number } | { params: FlockParams };
+
+export interface Snapshot {
+  state: FlockState;
+  params: FlockParams;
+  /** Simulated time of `state`, seconds. */
+  time: number;
+}
+
+/** Where the log stood when a state read was started (to adopt that state as the snapshot). */
+export interface LogMark {
+  gen: number;
+  at: number;
+  params: FlockParams;
+  epoch: number;
+  time: number;
+}
+
+/** step(n) submits this many steps, then lets the page run. */
+const STEP_CHUNK = 8;
+/** step(n) waits for the device after this many steps (a multiple of STEP_CHUNK). */
+const STEP_SYNC = 64;
+/** Replays submit this many steps, then let the page run. */
+const REPLAY_CHUNK = 64;
+
+export class Journal {
+  private _snapshot: Snapshot;
+  private _log: LogEntry[] = [];
+  /** Entries dropped from the front of the log so far (absolute log positions). */
+  private _logBase = 0;
+  /** Bumped when the snapshot is replaced by a state given outright (setState, re-init). */
+  private _generation = 0;
+  private _readingSnapshot = false;
+  /** The step() call in flight: where its steps start in the log (not snapshotted meanwhile). */
+  private _stepCall: { at: number; gen: number } | null = null;
+  /** Steps of a step() call cut short by the loss being recovered (taken out of the log). */
+  private _cutSteps = 0;
+  /** The parameters the backend holds (after every call given to it). */
+  applied: FlockParams;
+
+  constructor(
+    params: FlockParams,
+    private readonly _epoch: Epoch,
+  ) {
+    this.applied = params;
+    this._snapshot = { state: initialState({ ...params, count: 1 }), params, time: 0 };
+  }
+
+  /** The state at the last snapshot, its parameters and time. */
+  get snapshot(): Snapshot {
+    return this._snapshot;
+  }
+
+  /** Entries logged since the snapshot. */
+  get length(): number {
+    return this._log.length;
+  }
+
+  /** A state given outright (creation, setState, reset, re-init): the snapshot, exactly. */
+  restart(state: FlockState, params: FlockParams, time = 0): void {
+    this._snapshot = { state, params, time };
+    this._logBase += this._log.length;
+    this._log = [];
+    this._generation++;
+  }
+
+  /** Steps into `b`, logged for a replay. */
+  step(b: Backend, n: number): void {
+    b.step(n);
+    this._log.push({ steps: n });
+  }
+
+  /** Parameters into `b` (same count), logged for a replay. */
+  setParams(b: Backend, p: FlockParams): void {
+    b.setParams(p);
+    this.applied = p;
+    this._log.push({ params: p });
+  }
+
+  /** A whole state into `b` (with its params) at simulated time `time`, which becomes the snapshot. */
+  setState(b: Backend, s: FlockState, p: FlockParams, time = 0): void {
+    b.setParams(p);
+    b.setState(s, time);
+    this.applied = p;
+    this.restart(s, p, time);
+  }
+
+  /** Where the log is now, to adopt a state read from `b` (or the snapshot's time without one). */
+  mark(b: Backend | null): LogMark {
+    return {
+      time: b?.time ?? this._snapshot.time,
+      gen: this._generation,
+      at: this._logBase + this._log.length,
+      params: this.applied,
+      epoch: this._epoch.value,
+    };
+  }
+
+  /** Adopts `s`, read at `mark`, as the snapshot when nothing newer replaced it. */
+  adopt(s: FlockState, mark: LogMark): void {
+    if (mark.gen !== this._generation || mark.epoch !== this._epoch.value) return;
+    if (this._epoch.disposed) return;
+    const drop = mark.at - this._logBase;
+    if (drop <= 0) return;
+    this._snapshot = { state: s, params: mark.params, time: mark.time };
+    this._log = this._log.slice(drop);
+    this._logBase = mark.at;
+  }
+
+  /**
+   * Reads the state of `b` asynchronously and makes it the snapshot, which keeps the replay short
+   * (one read at a time; none while a step() call is in flight or nothing was logged).
+   * @param isCurrent whether `b` is still the live backend when the read comes back.
+   */
+  refreshSnapshot(b: Backend, isCurrent: () => boolean): void {
+    if (this._readingSnapshot || this._stepCall || this._log.length === 0) return;
+    this._readingSnapshot = true;
+    const mark = this.mark(b);
+    let read: Promise<FlockState>;
+    try {
+      read = b.readState();
+    } catch {
+      this._readingSnapshot = false;
+      return;
+    }
+    void this._epoch
+      .guard(read)
+      .then((s) => {
+        if (isCurrent() && !b.isLost?.()) this.adopt(s, mark);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this._readingSnapshot = false;
+      });
+  }
+
+  /**
+   * A step(n) call: n steps into `b`, logged, submitted in chunks with the page running between
+   * them, so a long run neither freezes the tab nor outlives dispose() or a loss. Its steps stay
+   * out of snapshots until it ends.
+   * @param noticeLoss starts recovering when `b` says it is lost (ending the epoch).
+   * @throws FlockError on 'flock' when dispose() or a loss cuts it short (after a loss none of
+   *   its steps are kept: cutStepCall takes them back out of the log).
+   */
+  async stepCall(b: Backend, n: number, noticeLoss: (b: Backend) => void): Promise<void> {
+    const epoch = this._epoch.value;
+    let done = 0;
+    this._stepCall = { at: this._logBase + this._log.length, gen: this._generation };
+    try {
+      while (done < n) {
+        if (this._epoch.disposed) throw disposedError(`dispose() ran after ${done} of ${n} steps`);
+        noticeLoss(b);
+        if (this._epoch.value !== epoch) {
+          throw lostError(
+            `the ${b.kind} context or device was lost after ${done} of ${n} steps; none of them are kept: the flock resumes from the state before this call`,
+          );
+        }
+        const k = Math.min(n - done, STEP_CHUNK);
+        this.step(b, k);
+        done += k;
+        if (done >= n) break;
+        if (done % STEP_SYNC === 0 && b.sync) {
+          // Backpressure: never more than STEP_SYNC steps queued on the device, so a loss or
+          // dispose() is noticed within one batch, not after a backlog of seconds.
+          await this._epoch.guard(b.sync()).catch(() => undefined);
+        } else {
+          await yieldToPage();
+        }
+      }
+    } finally {
+      this._stepCall = null;
+    }
+  }
+
+  /**
+   * A loss cuts the step() call in flight short (it rejects): its steps are taken back out of the
+   * log, so the flock resumes from the last completed explicit work.
+   */
+  cutStepCall(): void {
+    const cut = this._stepCall;
+    this._stepCall = null;
+    if (cut && cut.gen === this._generation && cut.at >= this._logBase) {
+      const dropped = this._log.splice(cut.at - this._logBase);
+      for (const e of dropped) if ('steps' in e) this._cutSteps += e.steps;
+    }
+  }
+
+  /** Steps cut by losses since the last call (RecoveryDetail.lostSteps), and forgets them. */
+  takeCutSteps(): number {
+    const n = this._cutSteps;
+    this._cutSteps = 0;
+    return n;
+  }
+
+  /**
+   * The snapshot as rung `kind` takes it: the cpu rung caps the count at CPU_MAX_COUNT.
+   * @returns the snapshot, and the note for fallbackReasons.cpu when it was capped.
+   */
+  snapshotFor(kind: BackendKind): { snapshot: Snapshot; capped: string | null } {
+    const { state, params, time } = this._snapshot;
+    if (kind !== 'cpu' || state.count <= CPU_MAX_COUNT) {
+      return { snapshot: this._snapshot, capped: null };
+    }
+    const s = {
+      count: CPU_MAX_COUNT,
+      positions: state.positions.slice(0, 4 * CPU_MAX_COUNT),
+      velocities: state.velocities.slice(0, 4 * CPU_MAX_COUNT),
+    };
+    return {
+      snapshot: { state: s, params: { ...params, count: CPU_MAX_COUNT }, time },
+      capped: `count capped from ${state.count} to ${CPU_MAX_COUNT}, the cpu backend's limit`,
+    };
+  }
+
+  /**
+   * Gives the log since the snapshot to `b`, which holds the snapshot (its count `count`);
+   * submits REPLAY_CHUNK steps, then lets the page run.
+   * @returns the steps replayed (fewer when dispose() came meanwhile).
+   */
+  async replay(b: Backend, count: number): Promise<number> {
+    let applied = { ...this._snapshot.params, count };
+    let steps = 0;
+    let sinceYield = 0;
+    for (const e of this._log.slice()) {
+      if ('steps' in e) {
+        b.step(e.steps);
+        steps += e.steps;
+        sinceYield += e.steps;
+        if (sinceYield >= REPLAY_CHUNK) {
+          sinceYield = 0;
+          await yieldToPage();
+          if (this._epoch.disposed) return steps;
+        }
+      } else {
+        applied = { ...e.params, count };
+        b.setParams(applied);
+      }
+    }
+    this.applied = applied;
+    if (count !== this._snapshot.state.count) {
+      // The cpu rung capped the count: the capped state is the snapshot from now on.
+      this._snapshot = this.snapshotFor('cpu').snapshot;
+      this._log = this._log.map((e) => ('steps' in e ? e : { params: { ...e.params, count } }));
+    }
+    return steps;
+  }
+
+  /** Forgets the log (dispose()). */
+  clear(): void {
+    this._log = [];
+  }
+}
