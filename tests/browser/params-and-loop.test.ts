@@ -1,5 +1,4 @@
-// Every schema field rejected through a running flock (state and parameters kept), and the
-// frame loop's fixed steps driven by a fake requestAnimationFrame clock.
+// Every schema field rejected through a running flock (state and parameters kept).
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, PARAM_SCHEMA, type Flock } from '../../src/index';
 
@@ -112,71 +111,5 @@ describe('bad parameters through a running flock', () => {
   });
 });
 
-describe('frame loop with a fake clock', () => {
-  test('steps follow simulated time at any refresh rate, and a long gap is capped', async () => {
-    const realRaf = window.requestAnimationFrame;
-    const realCancel = window.cancelAnimationFrame;
-    let pending: FrameRequestCallback | null = null;
-    window.requestAnimationFrame = (cb) => {
-      pending = cb;
-      return 1;
-    };
-    window.cancelAnimationFrame = () => {
-      pending = null;
-    };
-    try {
-      const f = await createFlock(undefined, {
-        backend: 'webgl2',
-        params: { count: 200, timeStep: 1 / 60 },
-        autoStart: false,
-        // No GPU timer: the loop's step cost is only the CPU-clock one, measured asynchronously,
-        // so the fake costs below hold while the frames run synchronously.
-        disable: ['EXT_disjoint_timer_query_webgl2'],
-      });
-      flocks.push(f);
-      // The frame pacer takes as many steps as fit the frame budget: a fast device first.
-      const pacer = (f as unknown as { _clock: { reportStepCost(s: number): void } })._clock;
-      pacer.reportStepCost(0.001);
-      const backend = (f as unknown as { _backend: { step(n: number): void } })._backend;
-      let steps = 0;
-      const realStep = backend.step.bind(backend);
-      backend.step = (n: number) => {
-        steps += n;
-        realStep(n);
-      };
-      let now = 1000;
-      const frame = (dtMs: number) => {
-        now += dtMs;
-        const cb = pending;
-        pending = null;
-        cb?.(now);
-      };
-      f.start();
-      for (const hz of [30, 60, 144]) {
-        steps = 0;
-        const frames = hz * 2; // two simulated seconds
-        for (let k = 0; k < frames; k++) frame(1000 / hz);
-        expect(Math.abs(steps - 120), `${hz} Hz`).toBeLessThanOrEqual(2);
-      }
-      steps = 0;
-      frame(10 * 60 * 1000); // ten minutes in a background tab
-      expect(steps).toBeLessThanOrEqual(4);
-      // A slow device: 40 ms a step at 30 Hz. One step per frame instead of the two real time
-      // asks: half of real time, and stats say so.
-      pacer.reportStepCost(0.04);
-      for (let k = 0; k < 150; k++) frame(1000 / 30); // the 1 s averages forget the gap's 4 steps
-      steps = 0;
-      for (let k = 0; k < 60; k++) frame(1000 / 30);
-      expect(steps).toBe(60);
-      expect(f.stats.stepsPerFrame).toBeCloseTo(1, 2);
-      expect(f.stats.timeScale).toBeCloseTo(0.5, 2);
-      f.stop();
-      steps = 0;
-      frame(1000);
-      expect(steps).toBe(0);
-    } finally {
-      window.requestAnimationFrame = realRaf;
-      window.cancelAnimationFrame = realCancel;
-    }
-  });
-});
+// The frame loop with a fake clock moved to Node: tests/unit/flock-frame-loop.test.ts (a fake
+// frame source and backend, no private fields).
