@@ -5,12 +5,13 @@
  * verified by probing (capabilities.ts).
  *
  * What it shares with the transform-feedback path (resources, context loss, the pass order, the
- * boid-id order of readState, debug hooks) is webgl2-common.ts; here is where the state lives: two
+ * boid-id order of readState, debug hooks) is webgl2-path-base.ts; here is where the state lives: two
  * render targets of two RGBA32F attachments (position, velocity) and one R32F (|N_i|) that
  * reorder and steer draw into.
  */
 import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
+import { tagBoidIds, valuesByBoidId } from '../core/boid-order';
 import { probeWebGL2 } from './capabilities';
 import type { PassEnv } from './pass-env';
 import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
@@ -20,20 +21,18 @@ import { runNeighborCount, runSteer, type GridInputs } from './steer';
 import { createTarget, deleteTarget, powerOfTwoLayout, rowsFor, type Target } from './textures';
 import { flockDefines } from './uniforms';
 import {
-  countsById,
   openWebGL2,
   targetRead,
-  withBoidIds,
   WebGL2PathBase,
   type PathResources,
   type StateObjects,
   type StateRead,
   type WebGL2PathBackend,
   type WebGL2PathInit,
-} from './webgl2-common';
+} from './webgl2-path-base';
 
 export type { DrawMode } from './renderer';
-export { CONTEXT_ATTRIBUTES, maxCountFor } from './webgl2-common';
+export { CONTEXT_ATTRIBUTES, maxCountFor } from './webgl2-path-base';
 
 /** Options of createWebGL2Backend beyond the common BackendInit. */
 export type WebGL2BackendInit = WebGL2PathInit;
@@ -126,7 +125,7 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     const gl = this.gl;
     const layout = res.states[0].layout;
     const rows = rowsFor(layout, state.count);
-    const { pos, vel, nbr } = withBoidIds(state, 4 * layout.width * rows);
+    const { pos, vel, nbr } = tagBoidIds(state, 4 * layout.width * rows);
     const [pt, vt, nt] = res.states[0].textures;
     gl.bindTexture(gl.TEXTURE_2D, pt!);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, layout.width, rows, gl.RGBA, gl.FLOAT, pos);
@@ -181,7 +180,7 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
       const raw = targetRead(gl, out, gl.COLOR_ATTACHMENT0, count, Uint32Array);
       const state = this.stateRead(order, count);
       await res.reader.read([raw.req, ...state.reqs]);
-      return countsById(raw.data, 4, state.vel, count);
+      return valuesByBoidId(raw.data, 4, state.vel, count);
     } finally {
       deleteTarget(gl, out);
     }
@@ -202,5 +201,5 @@ export async function createWebGL2Backend(init: WebGL2BackendInit): Promise<WebG
     throw new FlockError('backend', 'webgl2', allowed, probe.reason ?? 'probe failed');
   }
   const { gl, maxTextureSize } = openWebGL2(init, 'webgl2', allowed);
-  return new WebGL2BackendImpl(init.canvas, gl, maxTextureSize, init);
+  return new WebGL2BackendImpl(init.canvas, gl, maxTextureSize, init).start();
 }

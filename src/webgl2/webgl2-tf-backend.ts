@@ -18,11 +18,12 @@
  * loop identical to the texture path's, without a dependent key fetch per candidate neighbour.
  *
  * What it shares with the texture path (resources, context loss, the pass order, the boid-id order
- * of readState, debug hooks) is webgl2-common.ts; here is where the state lives and how the
+ * of readState, debug hooks) is webgl2-path-base.ts; here is where the state lives and how the
  * feedback passes write it. Never enables EXT_color_buffer_float.
  */
 import { FlockError } from '../core/errors';
 import type { FlockState } from '../core/state';
+import { tagBoidIds, valuesByBoidId } from '../core/boid-order';
 import { probeWebGL2 } from './capabilities';
 import { createSortTargets, deleteSortTargets, runUnpack, type SortTargets } from './bitonic-sort';
 import { ProgramCache } from './program';
@@ -43,16 +44,14 @@ import { reorderProgram, runTFReorder } from './tf-reorder';
 import { runTFNeighborCount, runTFSteer, steerProgram } from './tf-steer';
 import { powerOfTwoLayout, type Target } from './textures';
 import {
-  countsById,
   openWebGL2,
-  withBoidIds,
   WebGL2PathBase,
   type PathResources,
   type StateObjects,
   type StateRead,
   type WebGL2PathBackend,
   type WebGL2PathInit,
-} from './webgl2-common';
+} from './webgl2-path-base';
 
 export type { DrawMode } from './renderer';
 
@@ -171,7 +170,7 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
 
   /** Writes `state` into states[0] and its copies. */
   protected writeState(res: Resources, state: FlockState): void {
-    const { pos, vel, nbr } = withBoidIds(state);
+    const { pos, vel, nbr } = tagBoidIds(state);
     uploadStateBuffers(this.gl, res.states[0], pos, vel, nbr);
     copyStateToTextures(this.gl, res.states[0], res.copies, state.count);
   }
@@ -227,7 +226,7 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
       const raw = new Uint32Array(count);
       const state = this.stateRead(order, count);
       await res.reader.read([{ buffer: out, dst: raw }, ...state.reqs]);
-      return countsById(raw, 1, state.vel, count);
+      return valuesByBoidId(raw, 1, state.vel, count);
     } finally {
       gl.deleteBuffer(out);
     }
@@ -252,5 +251,11 @@ export async function createWebGL2TFBackend(init: WebGL2TFBackendInit): Promise<
     throw new FlockError('backend', 'webgl2-tf', allowed, probe.reason ?? 'probe failed');
   }
   const { gl, maxTextureSize } = openWebGL2(init, 'webgl2-tf', allowed);
-  return new WebGL2TFBackendImpl(init.canvas, gl, maxTextureSize, probe.renderer ?? '', init);
+  return new WebGL2TFBackendImpl(
+    init.canvas,
+    gl,
+    maxTextureSize,
+    probe.renderer ?? '',
+    init,
+  ).start();
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { allFinite, checkTolerance, parityParams, outsideBox } from '../support/compare';
 import { WEBGL2_PATHS } from '../support/webgl2-paths';

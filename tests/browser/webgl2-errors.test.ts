@@ -14,7 +14,7 @@ import { createFlock, type Flock } from '../../src/index';
 import { probeWebGL2 } from '../../src/webgl2/capabilities';
 import { createProgram } from '../../src/webgl2/program';
 import { GLSL_FILES } from '../../src/webgl2/shaders';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { createWebGL2TFBackend } from '../../src/webgl2/webgl2-tf-backend';
 import { catchError } from '../support/browser';
 import { checkTolerance, parityParams } from '../support/compare';

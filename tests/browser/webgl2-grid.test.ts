@@ -8,7 +8,7 @@ import { cellKeyOf, gridFor } from '../../src/core/grid';
 import type { FlockParams } from '../../src/core/params';
 import { buildCellLists, neighborCounts } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { parityParams } from '../support/compare';
 import { WEBGL2_PATHS } from '../support/webgl2-paths';

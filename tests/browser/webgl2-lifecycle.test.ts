@@ -8,7 +8,7 @@ import { validateParams, type FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
 import { liveGLObjectCount, liveGLObjects } from '../../src/webgl2/gl-tracker';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas, sleep } from '../support/browser';
 import { checkTolerance, parityParams } from '../support/compare';
 import { WEBGL2_PATHS } from '../support/webgl2-paths';

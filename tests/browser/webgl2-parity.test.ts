@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { allFinite, checkCounts, checkTolerance, parityParams } from '../support/compare';
 import { WEBGL2_PATHS } from '../support/webgl2-paths';

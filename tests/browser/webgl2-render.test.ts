@@ -8,7 +8,7 @@ import type { RenderView } from '../../src/backend';
 import type { FlockParams } from '../../src/core/params';
 import { boidSizeFor, defaultCamera, speedColor, viewProjection } from '../../src/core/render-math';
 import { initialState, type FlockState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { parityParams } from '../support/compare';
 import {

@@ -3,7 +3,7 @@
  * the transform-feedback path run the same browser tests. The feedback path always runs with
  * EXT_color_buffer_float hidden: that rung must never need it.
  */
-import type { WebGL2PathBackend, WebGL2PathInit } from '../../src/webgl2/webgl2-common';
+import type { WebGL2PathBackend, WebGL2PathInit } from '../../src/webgl2/webgl2-path-base';
 import { createWebGL2Backend } from '../../src/webgl2/webgl2-backend';
 import { createWebGL2TFBackend } from '../../src/webgl2/webgl2-tf-backend';
 

@@ -12,7 +12,8 @@
  * and counts are at most 2^24) so the id travels with the boid through reorder and steer;
  * |N_i| (FlockState's velocities.w) lives beside them, one float per element in the same order
  * (an R32F texture, a float buffer on the feedback path), written by the steer pass.
- * readState() scatters back into id order with velocities.w = |N_i|.
+ * readState() scatters back into id order with velocities.w = |N_i| (both directions are
+ * src/core/boid-order.ts, shared with the WebGPU path).
  * The simulated time t (SimTime) is kept here: the steer pass gets t at the start of its step.
  *
  * A backend owns every GL object it creates (counted by gl-tracker.ts) and frees them in
@@ -32,6 +33,7 @@ import { gridFor, type Grid } from '../core/grid';
 import { MAX_COUNT, type FlockParams } from '../core/params';
 import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
+import { boidIdAt, scatterByBoidId } from '../core/boid-order';
 import {
   compileSortPrograms,
   runSortPasses,
@@ -121,36 +123,6 @@ export function openWebGL2(
 }
 
 /**
- * `state` as the paths store it: Float32Array(length) positions and velocities (length >=
- * 4 * count, zero beyond), velocity.w = boid id, and Float32Array(length / 4) |N_i| (the state's
- * velocities.w).
- */
-export function withBoidIds(
-  state: FlockState,
-  length = 4 * state.count,
-): { pos: Float32Array; vel: Float32Array; nbr: Float32Array } {
-  const pos = new Float32Array(length);
-  const vel = new Float32Array(length);
-  const nbr = new Float32Array(length / 4);
-  pos.set(state.positions.subarray(0, 4 * state.count));
-  vel.set(state.velocities.subarray(0, 4 * state.count));
-  for (let i = 0; i < state.count; i++) {
-    nbr[i] = vel[4 * i + 3]!;
-    vel[4 * i + 3] = i;
-  }
-  return { pos, vel, nbr };
-}
-
-/** The boid id stored in velocity.w of element s. */
-function idAt(vel: Float32Array, s: number, count: number): number {
-  const id = vel[4 * s + 3]!;
-  if (!(Number.isInteger(id) && id >= 0 && id < count)) {
-    throw new Error(`internal: element ${s} carries boid id ${id} (count ${count})`);
-  }
-  return id;
-}
-
-/**
  * A read of the first `count` elements (whole rows) of colour attachment `attachment` of `t`:
  * `dst` gets 4 values per texel, Float32Array for float targets, Uint32Array for uint ones.
  */
@@ -175,18 +147,6 @@ export function targetRead<T extends Float32Array | Uint32Array>(
     dst: data,
   };
   return { req, data };
-}
-
-/** Element s of the neighbour-count pass (raw[stride * s]) filed under its boid id. */
-export function countsById(
-  raw: Uint32Array,
-  stride: number,
-  vel: Float32Array,
-  count: number,
-): Uint32Array {
-  const counts = new Uint32Array(count);
-  for (let s = 0; s < count; s++) counts[idAt(vel, s, count)] = raw[stride * s]!;
-  return counts;
 }
 
 function sameLayout(a: TexLayout, b: TexLayout): boolean {
@@ -229,7 +189,8 @@ export interface StateRead {
 /**
  * The backend both paths are. E: the pass environment; P: one state (position + velocity);
  * S: the count-dependent objects. The hooks below say how a path stores and steps its state.
- * The constructor builds every resource, so hooks must not read fields a subclass initialises.
+ * The constructor only checks and records; `start()` (called by the factories) builds the
+ * resources through the hooks, once the subclass's own fields are set.
  */
 export abstract class WebGL2PathBase<
   E extends PassEnv,
@@ -253,6 +214,7 @@ export abstract class WebGL2PathBase<
   private res: PathResources<E, S> | null = null;
   private lost = false;
   private disposed = false;
+  private started = false;
   private readonly onLostEvent = (e: Event) => this.handleLost(e);
   private readonly onRestoredEvent = () => this.handleRestored();
 
@@ -278,9 +240,21 @@ export abstract class WebGL2PathBase<
     this.clock = new SimTime(init.params.timeStep);
     this.clock.reset(init.time ?? 0);
     this.checkCount(this.count);
+  }
+
+  /**
+   * Builds every GL resource for the current params and state, uploads the state and starts
+   * listening for context loss. The factories call it once, right after the constructor: it runs
+   * the path's hooks, which may then read the fields the subclass's constructor set.
+   * @throws FlockError (device, count, memory) or ShaderError; nothing is left allocated then.
+   */
+  start(): this {
+    if (this.started) throw new Error('internal: WebGL2 path started twice');
+    this.started = true;
     this.build();
-    canvas.addEventListener('webglcontextlost', this.onLostEvent);
-    canvas.addEventListener('webglcontextrestored', this.onRestoredEvent);
+    this.canvas.addEventListener('webglcontextlost', this.onLostEvent);
+    this.canvas.addEventListener('webglcontextrestored', this.onRestoredEvent);
+    return this;
   }
 
   // ---- the path's hooks ------------------------------------------------------------------
@@ -300,7 +274,7 @@ export abstract class WebGL2PathBase<
   protected abstract compileSteer(env: E): void;
   /** Compiles the path's reorder program (for `sort`'s block size). */
   protected abstract compileReorder(env: E, sort: SortTargets): void;
-  /** Writes `state` into res.states[0] (withBoidIds). */
+  /** Writes `state` into res.states[0] (tagBoidIds, src/core/boid-order.ts). */
   protected abstract writeState(res: PathResources<E, S>, state: FlockState): void;
   /** RGBA32F textures (positions, velocities) holding the current state, outside a step. */
   protected abstract currentTextures(res: PathResources<E, S>): Pick<Target, 'textures' | 'layout'>;
@@ -616,18 +590,7 @@ export abstract class WebGL2PathBase<
     const count = this.count;
     const { reqs, pos, vel, nbr, nbrStride } = this.stateRead(res.states[this.cur], count);
     await res.reader.read(reqs);
-    const positions = new Float32Array(4 * count);
-    const velocities = new Float32Array(4 * count);
-    const seen = new Uint8Array(count);
-    for (let s = 0; s < count; s++) {
-      const id = idAt(vel, s, count);
-      if (seen[id]) throw new Error(`internal: boid id ${id} appears twice`);
-      seen[id] = 1;
-      positions.set(pos.subarray(4 * s, 4 * s + 4), 4 * id);
-      velocities.set(vel.subarray(4 * s, 4 * s + 3), 4 * id);
-      velocities[4 * id + 3] = nbr[nbrStride * s]!;
-    }
-    return { count, positions, velocities };
+    return scatterByBoidId(count, pos, vel, nbr, nbrStride);
   }
 
   get sortPasses(): number | null {
@@ -648,7 +611,7 @@ export abstract class WebGL2PathBase<
       keys[s] = pairs.data[4 * s]!;
       const src = pairs.data[4 * s + 1]!;
       if (src >= count) throw new Error(`internal: sorted element ${s} has payload ${src}`);
-      ids[s] = idAt(state.vel, src, count);
+      ids[s] = boidIdAt(state.vel, src, count);
     }
     return { keys, ids };
   }
