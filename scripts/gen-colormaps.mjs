@@ -22,6 +22,49 @@ export const DENSITY_MAPS = {
   turbo: chroma.interpolateTurbo,
 };
 
+/**
+ * The palettes (view option `palette`, DESIGN section 7): each a background, a boid colour ramp
+ * (the 4 stops the speed mode interpolates: slow .. fast, sampled from a d3-scale-chromatic map
+ * over [from, to]) and a key light colour. `default` is not here: it keeps the engine's own speed
+ * ramp and dark blue background (src/core/render-math.ts SPEED_RAMP, DEFAULT_BACKGROUND).
+ */
+export const PALETTES = {
+  // Dark starlings on a salmon dusk sky, lit warm from the low sun.
+  dusk: {
+    background: '#e2a48a',
+    map: chroma.interpolateMagma,
+    from: 0.02,
+    to: 0.2,
+    light: '#ffc08a',
+  },
+  // Pale silver-blue fish in deep water, lit cool from the surface.
+  ocean: {
+    background: '#0a3552',
+    map: chroma.interpolateBlues,
+    from: 0.12,
+    to: 0.42,
+    light: '#d8f0ff',
+  },
+  // Black ink on white paper (three.js GPGPU birds' look).
+  ink: { background: '#f4f2ec', map: chroma.interpolateGreys, from: 0.8, to: 1, light: '#ffffff' },
+  // Indigo on warm paper.
+  paper: {
+    background: '#ebe4d6',
+    map: chroma.interpolatePuBu,
+    from: 0.6,
+    to: 0.95,
+    light: '#fff6e6',
+  },
+  // Glowing embers on near black.
+  ember: {
+    background: '#0d0604',
+    map: chroma.interpolateInferno,
+    from: 0.45,
+    to: 0.95,
+    light: '#ffd8a0',
+  },
+};
+
 /** Tableau 10's blue, orange, teal and yellow: the four species; red is left to the predators. */
 const SPECIES_PICK = [0, 1, 3, 5];
 
@@ -60,6 +103,18 @@ export function colormapsSource() {
   lines.push(
     `export const SPECIES_PALETTE_HEX = '${SPECIES_PICK.map((i) => hex(chroma.schemeTableau10[i])).join('')}';`,
   );
+  lines.push('');
+  lines.push(
+    '/** Palettes: background, the speed ramp (4 stops, slow .. fast) and the key light, as hex. */',
+  );
+  lines.push('export const PALETTE_HEX = {');
+  for (const [name, p] of Object.entries(PALETTES)) {
+    const ramp = [0, 1, 2, 3].map((k) => hex(p.map(p.from + ((p.to - p.from) * k) / 3))).join('');
+    lines.push(
+      `  ${name}: { background: '${hex(p.background)}', ramp: '${ramp}', light: '${hex(p.light)}' },`,
+    );
+  }
+  lines.push('} as const;');
   lines.push('');
   return lines.join('\n');
 }

@@ -18,3 +18,12 @@ export const HEADING_MAP_HEX = 'ff4040fe4b35fd572bfa6322f56f1af07b13ea880de29408
 
 /** Tableau 10's entries 0, 1, 3, 5 (blue, orange, teal, yellow), one per species. */
 export const SPECIES_PALETTE_HEX = '4e79a7f28e2c76b7b2edc949';
+
+/** Palettes: background, the speed ramp (4 stops, slow .. fast) and the key light, as hex. */
+export const PALETTE_HEX = {
+  dusk: { background: 'e2a48a', ramp: '02020b0e0b2b21114e3b0f70', light: 'ffc08a' },
+  ocean: { background: '0a3552', ramp: 'dfecf7cbdff0afd1e78bbfdd', light: 'd8f0ff' },
+  ink: { background: 'f4f2ec', ramp: '404040292929141414000000', light: 'ffffff' },
+  paper: { background: 'ebe4d6', ramp: '4394c31579b305619803456d', light: 'fff6e6' },
+  ember: { background: '0d0604', ramp: 'a82e5fe15635fb9d07f1ef75', light: 'ffd8a0' },
+} as const;

@@ -119,7 +119,8 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
       predatorForce: 16,
       wind: [1, 0, 0.4],
     },
-    view: { background: '#c9d3dd', colorMode: 'uniform', color: '#1b1f27', showPredators: true },
+    // Dark starlings on a dusk sky (the palette's magma ramp: faster birds a shade lighter).
+    view: { shape: 'bird', palette: 'dusk', colorMode: 'speed', showPredators: true },
   },
   school: {
     name: 'school',
@@ -140,7 +141,8 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
       maxSpeed: 4,
       minSpeed: 1.5,
     },
-    view: { background: '#03243a', colorMode: 'species', showObstacles: true },
+    // Fish in the ocean palette: its deep blue water and cool light; the two species by colour.
+    view: { shape: 'fish', palette: 'ocean', colorMode: 'species', showObstacles: true },
   },
   swarm: {
     name: 'swarm',

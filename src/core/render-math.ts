@@ -51,15 +51,16 @@ export function speedColor(
   speed: number,
   minSpeed: number,
   maxSpeed: number,
+  ramp: readonly (readonly number[])[] = SPEED_RAMP,
 ): [number, number, number] {
   const span = maxSpeed - minSpeed;
   let t = span > 1e-6 ? (speed - minSpeed) / span : speed / Math.max(maxSpeed, 1e-6);
   t = Math.min(1, Math.max(0, t)) * 3;
   const i = Math.min(2, Math.floor(t));
   const f = t - i;
-  const a = SPEED_RAMP[i]!;
-  const b = SPEED_RAMP[i + 1]!;
-  return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
+  const a = ramp[i]!;
+  const b = ramp[i + 1]!;
+  return [a[0]! + (b[0]! - a[0]!) * f, a[1]! + (b[1]! - a[1]!) * f, a[2]! + (b[2]! - a[2]!) * f];
 }
 
 /** Predators are drawn this many boid lengths long. */
@@ -308,6 +309,8 @@ export interface ColorContext {
   /** The uniform mode's colour, sRGB. */
   color: readonly [number, number, number];
   densityMax: number;
+  /** The speed mode's 4 stops (the palette's); SPEED_RAMP when absent. */
+  ramp?: readonly (readonly number[])[];
 }
 
 /**
@@ -349,7 +352,7 @@ export function boidColor(
       ];
     }
     default:
-      return speedColor(Math.hypot(vx, vy, vz), ctx.minSpeed, ctx.maxSpeed);
+      return speedColor(Math.hypot(vx, vy, vz), ctx.minSpeed, ctx.maxSpeed, ctx.ramp);
   }
 }
 

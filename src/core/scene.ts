@@ -6,6 +6,7 @@
  */
 import { predatorPosition } from './behaviours';
 import type { RGBA } from './color';
+import type { Shape } from './look';
 import type { FlockParams, Vec3 } from './params';
 import { COLOR_MODE_CODE, PREDATOR_SCALE, colorTable } from './render-math';
 import { defaultView, viewColors, type ViewOptions } from './view';
@@ -35,6 +36,18 @@ export interface RenderScene {
   /** The attractor's reach, world units. */
   attractorRadius: number;
   dimensions: 2 | 3;
+  /** The look (src/core/look.ts): the mesh (`auto` resolved by the dimensions) and its options. */
+  shape: Shape;
+  flap: number;
+  lighting: number;
+  fog: number;
+  trail: number;
+  lodPixels: number;
+  antialias: boolean;
+  /** The speed mode's 4 stops (slow .. fast), sRGB: the palette's. */
+  ramp: [number, number, number][];
+  /** The key light's colour: the palette's. */
+  light: [number, number, number];
 }
 
 /** The parts of a view that change only with the view (cached by the Flock between frames). */
@@ -43,6 +56,8 @@ export interface ViewStatic {
   color: [number, number, number];
   colorMode: number;
   table: Float32Array;
+  ramp: [number, number, number][];
+  light: [number, number, number];
 }
 
 /** Resolves a validated view's colours and colour table. */
@@ -53,6 +68,8 @@ export function viewStatic(view: ViewOptions): ViewStatic {
     color: c.color,
     colorMode: COLOR_MODE_CODE[view.colorMode],
     table: colorTable(view),
+    ramp: c.ramp,
+    light: c.light,
   };
 }
 
@@ -130,6 +147,15 @@ export function buildScene(
       view.showAttractor && strength !== 0 ? [a[0], a[1], dims === 2 ? 0 : a[2], strength] : null,
     attractorRadius: params.attractorRadius,
     dimensions: dims,
+    shape: view.shape === 'auto' ? (dims === 2 ? 'arrow' : 'bird') : view.shape,
+    flap: view.flap,
+    lighting: view.lighting,
+    fog: view.fog,
+    trail: view.trail,
+    lodPixels: view.lodPixels,
+    antialias: view.antialias,
+    ramp: fixed.ramp,
+    light: fixed.light,
   };
 }
 

@@ -9,11 +9,14 @@
 import { parseCssColor, type RGBA } from './color';
 import { DENSITY_MAP_HEX } from './colormaps.gen';
 import { FlockError, describeValue } from './errors';
+import { PALETTE_NAMES, palette, type PaletteName, type Shape } from './look';
 
 /** How boids are coloured. */
 export type ColorMode = 'speed' | 'species' | 'density' | 'heading' | 'uniform';
 /** `contain`: the whole box is visible; `cover`: the box fills the canvas edge to edge (cropped). */
 export type Fit = 'contain' | 'cover';
+/** The `shape` option: a mesh of src/core/look.ts, or `auto` (bird in 3D, arrow in 2D). */
+export type ShapeOption = 'auto' | Shape;
 /** Perceptual colour maps for the density mode (from d3-scale-chromatic). */
 export type ColorMapName = keyof typeof DENSITY_MAP_HEX;
 
@@ -41,6 +44,23 @@ export interface ViewOptions {
   boidSize: number;
   /** How the box is framed in a canvas whose shape differs from it. */
   fit: Fit;
+  // The look (DESIGN section 7; src/core/look.ts).
+  /** The boid's mesh: `auto` is `bird` in 3D and `arrow` in 2D. */
+  shape: ShapeOption;
+  /** Animation amount of wings and tails, 0..4 (0: rigid). */
+  flap: number;
+  /** Shading by a key light and a sky/ground ambient, 0..1 (0: flat colour). */
+  lighting: number;
+  /** Depth cue across the box, 0..1: colours blend toward the background (alpha toward 0 on a transparent one); 2D has no depth. */
+  fog: number;
+  /** Persistence of previous frames, 0..0.98: each frame fades what was drawn by this factor. */
+  trail: number;
+  /** A boid shorter than this on screen (device pixels) is drawn as a dot; 0 = off. */
+  lodPixels: number;
+  /** Multisampling (4x) where the device has it. */
+  antialias: boolean;
+  /** A named set of background, boid colour ramp and light; colour options left at their defaults take it. */
+  palette: PaletteName;
   /** Draw the box's outline. */
   showBounds: boolean;
   /** Draw the obstacles (shaded spheres; circles in 2D). */
@@ -94,6 +114,8 @@ export type ViewSpec = ViewNumberSpec | ViewEnumSpec | ViewBooleanSpec | ViewCol
 
 /** The default background: the dark blue every backend cleared to before view options existed. */
 export const DEFAULT_BACKGROUND = '#05080f';
+/** The uniform mode's default boid colour. */
+const DEFAULT_COLOR = '#8fd3ff';
 
 /** The schema, in GUI order. */
 export const VIEW_SCHEMA: readonly ViewSpec[] = [
@@ -116,7 +138,7 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
   {
     name: 'color',
     type: 'color',
-    default: '#8fd3ff',
+    default: DEFAULT_COLOR,
     alpha: false,
     unit: '',
     doc: 'Boid colour of the uniform mode',
@@ -156,6 +178,74 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
     options: ['contain', 'cover'],
     unit: '',
     doc: 'Framing: whole box, or fill the canvas',
+  },
+  // The look (DESIGN section 7; src/core/look.ts).
+  {
+    name: 'shape',
+    type: 'enum',
+    default: 'auto',
+    options: ['auto', 'bird', 'fish', 'arrow', 'dot'],
+    unit: '',
+    doc: 'Boid mesh (auto: bird in 3D, arrow in 2D)',
+  },
+  {
+    name: 'flap',
+    type: 'float',
+    default: 1,
+    min: 0,
+    max: 4,
+    step: 0.05,
+    unit: '',
+    doc: 'Wing and tail animation (0: rigid)',
+  },
+  {
+    name: 'lighting',
+    type: 'float',
+    default: 0.7,
+    min: 0,
+    max: 1,
+    step: 0.05,
+    unit: '',
+    doc: 'Shading by a key light and a sky/ground ambient (0: flat)',
+  },
+  {
+    name: 'fog',
+    type: 'float',
+    default: 0.5,
+    min: 0,
+    max: 1,
+    step: 0.05,
+    unit: '',
+    doc: 'Depth cue: far boids blend toward the background (3D)',
+  },
+  {
+    name: 'trail',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 0.98,
+    step: 0.01,
+    unit: '',
+    doc: 'Trails: each frame keeps this much of the last one',
+  },
+  {
+    name: 'lodPixels',
+    type: 'float',
+    default: 3,
+    min: 0,
+    max: 64,
+    step: 0.5,
+    unit: 'device pixels',
+    doc: 'Boids shorter than this on screen are drawn as dots (0: off)',
+  },
+  { name: 'antialias', type: 'boolean', default: true, unit: '', doc: 'Multisampling (4x)' },
+  {
+    name: 'palette',
+    type: 'enum',
+    default: 'default',
+    options: [...PALETTE_NAMES],
+    unit: '',
+    doc: 'Background, boid colours and light (explicit colours win)',
   },
   { name: 'showBounds', type: 'boolean', default: false, unit: '', doc: 'Box outline' },
   { name: 'showObstacles', type: 'boolean', default: true, unit: '', doc: 'Obstacles' },
@@ -303,11 +393,37 @@ export interface ViewColors {
   background: RGBA;
   /** Opaque boid colour of the uniform mode, sRGB. */
   color: [number, number, number];
+  /** The speed mode's 4 stops (slow .. fast), sRGB: the palette's. */
+  ramp: [number, number, number][];
+  /** The key light's colour (sRGB factors): the palette's. */
+  light: [number, number, number];
 }
 
-/** Resolves a validated view's colour strings to numbers. */
-export function viewColors(view: Pick<ViewOptions, 'background' | 'color'>): ViewColors {
-  const bg = parseCssColor(view.background) ?? [0, 0, 0, 1];
-  const c = parseCssColor(view.color) ?? [1, 1, 1, 1];
-  return { background: bg, color: [c[0], c[1], c[2]] };
+/**
+ * The background a view shows: its own, or its palette's when `background` is left at its
+ * default (a palette fills only what was not set), as the CSS string for a page's style.
+ */
+export function viewBackground(
+  view: Pick<ViewOptions, 'background'> & { palette?: PaletteName },
+): string {
+  if (view.palette && view.palette !== 'default' && view.background.trim() === DEFAULT_BACKGROUND) {
+    const [r, g, b] = palette(view.palette).background.map((x) => Math.round(x * 255));
+    return `rgb(${r}, ${g}, ${b})`;
+  }
+  return view.background;
+}
+
+/**
+ * Resolves a validated view's colour strings to numbers, with its palette (src/core/look.ts):
+ * the palette gives the ramp and the light, and the background and uniform colour where those
+ * are left at their defaults (the uniform colour then is the ramp's third stop).
+ */
+export function viewColors(
+  view: Pick<ViewOptions, 'background' | 'color'> & { palette?: PaletteName },
+): ViewColors {
+  const pal = palette(view.palette ?? 'default');
+  const bg = parseCssColor(viewBackground(view)) ?? [0, 0, 0, 1];
+  const custom = view.palette && view.palette !== 'default' && view.color.trim() === DEFAULT_COLOR;
+  const c = custom ? [...pal.ramp[2]!, 1] : (parseCssColor(view.color) ?? [1, 1, 1, 1]);
+  return { background: bg, color: [c[0]!, c[1]!, c[2]!], ramp: pal.ramp, light: pal.light };
 }

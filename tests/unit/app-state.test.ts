@@ -102,8 +102,8 @@ describe('demoQuery (copy link)', () => {
     });
     const link = demoQuery({
       params,
-      view: { colorMode: 'density', background: '#03243a' },
-      viewDefaults: { colorMode: 'speed', background: '#05080f' },
+      view: { colorMode: 'density', palette: 'ocean', shape: 'fish' },
+      viewDefaults: { colorMode: 'speed', palette: 'default', shape: 'auto' },
       preset: 'school',
       camera: { ...camera, target: [...camera.target] },
       autoBounds: true,
@@ -119,7 +119,8 @@ describe('demoQuery (copy link)', () => {
     expect(back.errors).toEqual([]);
     // The preset's view, then the link's colour mode over it.
     expect(back.options.view).toEqual({
-      background: '#03243a',
+      shape: 'fish',
+      palette: 'ocean',
       colorMode: 'density',
       showObstacles: true,
     });
