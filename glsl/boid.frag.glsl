@@ -1,10 +1,13 @@
 #version 300 es
-// Pass 6, draw: flat colour from the vertex shader (speed ramp times the mesh's shade).
+// Pass 6, draw: the colour look.glsl gave the vertex (lit and fogged, premultiplied); a dot wide
+// enough to show its shape drops the fragments outside its disc.
 #include "common.glsl"
 
-in vec3 vColor;
+in vec4 vColor;
+in vec3 vQuad;
 out vec4 outColor;
 
 void main() {
-  outColor = vec4(vColor, 1.0);
+  if (vQuad.z > 0.5 && dot(vQuad.xy, vQuad.xy) > 1.0) discard;
+  outColor = vColor;
 }

@@ -1,10 +1,12 @@
 #version 300 es
-// Pass 6, draw: one boid mesh (BOID_MESH, 12 vertices) per boid, its state fetched with texelFetch.
-// DRAW_VERTEX_ID 0: instanced (boid = gl_InstanceID); 1: one plain draw of count * 12 vertices
-// (boid = gl_VertexID / 12), which is much faster where instancing is emulated (SwiftShader).
+// Pass 6, draw: one boid mesh (src/core/look.ts MESHES[shape], uVerts vertices) per boid, its
+// state fetched with texelFetch, drawn by look.glsl. DRAW_VERTEX_ID 0: instanced (boid =
+// gl_InstanceID); 1: one plain draw of count * uVerts vertices (boid = gl_VertexID / uVerts), which
+// is much faster where instancing is emulated (SwiftShader).
 // PREDATORS 1: the predators instead (instanced, position and heading from uPredators, red).
 #include "common.glsl"
 #include "boid-color.glsl"
+#include "look.glsl"
 
 uniform sampler2D uPos;
 uniform sampler2D uVel;
@@ -12,9 +14,9 @@ uniform sampler2D uVel;
 uniform sampler2D uNbr;
 uniform int uHasNbr;
 uniform int uShift;
+uniform int uVerts;
 uniform mat4 uViewProj;
 uniform float uBoidSize;     // world units
-uniform vec4 uMesh[12];      // xyz in boid lengths (nose at +x), w shade
 uniform float uMinSpeed;
 uniform float uMaxSpeed;
 #if PREDATORS
@@ -22,17 +24,21 @@ uniform vec4 uPredators[16]; // per predator: position xyz, then heading xyz (sr
 uniform vec3 uPredatorColor;
 #endif
 
-out vec3 vColor;
+out vec4 vColor;             // premultiplied
+out vec3 vQuad;              // dots: quad coordinate, and 1 where the dot is drawn round
 
 void main() {
 #if PREDATORS
   int corner = gl_VertexID;
   vec3 p = uPredators[2 * gl_InstanceID].xyz;
-  vec3 v = uPredators[2 * gl_InstanceID + 1].xyz;
+  // Predators fly at maxSpeed along their heading; their id for the animation is their index.
+  vec3 v = uPredators[2 * gl_InstanceID + 1].xyz * uMaxSpeed;
+  float id = float(gl_InstanceID);
+  vec3 base = uPredatorColor;
 #else
 #if DRAW_VERTEX_ID
-  int boid = gl_VertexID / 12;
-  int corner = gl_VertexID - boid * 12;
+  int boid = gl_VertexID / uVerts;
+  int corner = gl_VertexID - boid * uVerts;
 #else
   int boid = gl_InstanceID;
   int corner = gl_VertexID;
@@ -40,26 +46,14 @@ void main() {
   ivec2 t = texelOf(boid, uShift);
   vec4 pw = texelFetch(uPos, t, 0);
   vec3 p = pw.xyz;
-  vec3 v = texelFetch(uVel, t, 0).xyz;
-#endif
-  float speed = length(v);
-  // Basis: forward along v, up from a reference axis that is not parallel to it. 2D views look
-  // down z, so there the reference is z and the mesh's wide side lies in the plane.
-  vec3 fwd = speed > 1e-12 ? v / speed : vec3(1.0, 0.0, 0.0);
-#if DIMS == 2
-  vec3 ref = vec3(0.0, 0.0, 1.0);
-#else
-  vec3 ref = abs(fwd.y) < 0.999 ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0);
-#endif
-  vec3 side = normalize(cross(fwd, ref));
-  vec3 up = cross(side, fwd);
-  vec4 m = uMesh[corner];
-  vec3 world = p + uBoidSize * (m.x * fwd + m.y * up + m.z * side);
-  gl_Position = uViewProj * vec4(world, 1.0);
-#if PREDATORS
-  vColor = uPredatorColor * m.w;
-#else
+  vec4 vw = texelFetch(uVel, t, 0);
+  vec3 v = vw.xyz;
+  // velocity.w carries the boid id on the GPU paths.
+  float id = vw.w;
   float nbr = uHasNbr == 1 ? texelFetch(uNbr, t, 0).r : 0.0;
-  vColor = boidColor(v, pw.w, nbr, uMinSpeed, uMaxSpeed, DIMS) * m.w;
+  vec3 base = boidColor(v, pw.w, nbr, uMinSpeed, uMaxSpeed, DIMS);
 #endif
+  vec4 clip;
+  boidLook(p, v, id, base, corner, uBoidSize, uViewProj, uMinSpeed, uMaxSpeed, DIMS, clip, vColor, vQuad);
+  gl_Position = clip;
 }

@@ -48,7 +48,7 @@ import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
 import type { PassEnv } from './pass-env';
 import { AsyncReader, type ReadRequest } from './readback';
-import { runDraw, type DrawMode } from './renderer';
+import { freeDrawTarget, runDraw, type DrawMode } from './renderer';
 import type { GridInputs } from './steer';
 import { deleteTarget, powerOfTwoLayout, rowsFor, type TexLayout, type Target } from './textures';
 import { flockDefines } from './uniforms';
@@ -383,6 +383,7 @@ export abstract class WebGL2PathBase<
     this.freeStates(res);
     deleteTarget(this.gl, res.table);
     this.gl.deleteTexture(res.bounds.texture);
+    freeDrawTarget(res.env);
     this.deleteEnv(res.env);
   }
 
@@ -569,7 +570,15 @@ export abstract class WebGL2PathBase<
     const res = this.ready;
     if (!res) return;
     res.timer.begin('draw');
-    runDraw(res.env, this.currentTextures(res), this.count, this.params, view, this.drawMode);
+    runDraw(
+      res.env,
+      this.currentTextures(res),
+      this.count,
+      this.params,
+      view,
+      this.drawMode,
+      this.time,
+    );
     res.timer.end();
   }
 

@@ -6,7 +6,14 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RenderView } from '../../src/backend';
 import type { FlockParams } from '../../src/core/params';
-import { boidSizeFor, defaultCamera, speedColor, viewProjection } from '../../src/core/render-math';
+import { MESHES, lookFrame, shade } from '../../src/core/look';
+import {
+  boidSizeFor,
+  defaultCamera,
+  speedColor,
+  viewBasis,
+  viewProjection,
+} from '../../src/core/render-math';
 import { initialState, type FlockState } from '../../src/core/state';
 import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
@@ -127,10 +134,29 @@ describe.each(WEBGL2_PATHS)('$kind render', (path) => {
     }
     const [top] = [...tally.entries()].sort((a, c) => c[1] - a[1]);
     const got = top![0].split(',').map(Number);
+    // The ramp's colour lit by look.ts's shade (the default view: arrow, lighting 0.7) on one of
+    // the arrow's 4 faces: in 2D the mesh's x is the velocity (+x), y points at the camera (+z)
+    // and z is the velocity's right (-y).
     const ramp = speedColor(speed, params.minSpeed, params.maxSpeed);
-    const shades = [1, 0.8, 0.6, 0.7];
+    const view = viewFor(params, 12);
+    const frame = lookFrame(
+      params,
+      'arrow',
+      [1, 1, 1],
+      viewBasis(view.viewProj),
+      view.viewProj,
+      SIZE,
+      0,
+    );
+    const m = MESHES.arrow;
+    const faces = [0, 3, 6, 9].map((v) => {
+      const n = [m[8 * v + 4]!, -m[8 * v + 6]!, m[8 * v + 5]!];
+      // Turned toward the eye (above the plane).
+      const toward = n[2]! < 0 ? n.map((x) => -x) : n;
+      return shade(ramp, toward, 0.7, frame);
+    });
     const closest = Math.min(
-      ...shades.map((s) => Math.max(...ramp.map((c, k) => Math.abs(c * s * 255 - got[k]!)))),
+      ...faces.map((f) => Math.max(...f.map((c, k) => Math.abs(c * 255 - got[k]!)))),
     );
     expect(closest).toBeLessThanOrEqual(1.5);
     // Moving along +x: the arrow is longer along x (1 boid length) than across (0.5).
