@@ -1,21 +1,20 @@
-// The picture, as the WebGL2 renderer (glsl/boid.vert.glsl and friends): the mesh of
-// src/core/render-math.ts (BOID_MESH, 12 vertices, per-vertex shade) oriented along the velocity,
-// scaled by boidSize and coloured by the view's colour mode (boidColor, the twin of
-// glsl/boid-color.glsl); predators (the same mesh, larger, red), obstacles (ray-traced sphere
-// impostors; flat circles in 2D), the box outline and the attractor's soft marker.
+// The picture, as the WebGL2 renderer (glsl/boid.vert.glsl, glsl/look.glsl and friends): the
+// shape's mesh of src/core/look.ts (R.mesh, R.verts vertices, animated, lit and fogged by
+// boidLook, the twin of look.glsl) oriented along the velocity, scaled by boidSize and coloured by
+// the view's colour mode (boidColor, the twin of glsl/boid-color.glsl); predators (the same mesh,
+// larger, red), obstacles (ray-traced sphere impostors; flat circles in 2D), the box outline and
+// the attractor's soft marker.
 // Two vertex entry points for the boids:
 //   vsInstanced  position and velocity per instance, read in the vertex stage as instance
 //                attributes from the state buffer's two blocks (no storage buffer in the vertex
 //                stage, no copy);
-//   vsVertexId   one plain draw of count * 12 vertices, boid = vertex_index / 12, read from the
-//                state as a storage buffer (only where the device allows storage in the vertex
+//   vsVertexId   one plain draw of count * verts vertices, boid = vertex_index / verts, read from
+//                the state as a storage buffer (only where the device allows storage in the vertex
 //                stage; much faster where instancing is emulated, e.g. SwiftShader).
 // The colour of `density` mode needs |N_i|: the state's velocity w (see boid.wgsl) carries the
 // boid id, so |N_i| comes from the simulation's `nbr` buffer (one f32 per boid, in the order of
 // the state), as a third instance attribute or a second storage buffer.
 #include "render-params.gen.wgsl"
-#include "speed-ramp.gen.wgsl"
-#include "boid-mesh.gen.wgsl"
 
 @group(0) @binding(0) var<uniform> R: RenderParams;
 
@@ -23,7 +22,10 @@ const TWO_PI: f32 = 6.28318530718;
 
 struct VertexOut {
   @builtin(position) clip: vec4f,
-  @location(0) color: vec3f,
+  // Premultiplied.
+  @location(0) color: vec4f,
+  // Dots: the quad coordinate, and 1 where the dot is drawn round.
+  @location(1) quad: vec3f,
 }
 
 fn speedColor(speed: f32) -> vec3f {
@@ -34,8 +36,7 @@ fn speedColor(speed: f32) -> vec3f {
   }
   t = clamp(t, 0.0, 1.0) * 3.0;
   let i = min(2u, u32(floor(t)));
-  var ramp = SPEED_RAMP;
-  return mix(ramp[i], ramp[i + 1u], t - f32(i));
+  return mix(R.ramp[i].rgb, R.ramp[i + 1u].rgb, t - f32(i));
 }
 
 fn tableSequential(t: f32) -> vec3f {
@@ -94,28 +95,144 @@ fn toClip(world: vec3f) -> vec4f {
   return clip;
 }
 
-// corner: xyz in boid lengths (nose at +x) + w shade.
-fn meshVertex(p: vec3f, v: vec3f, corner: vec4f, size: f32) -> vec4f {
-  let speed = length(v);
-  var fwd = vec3f(1.0, 0.0, 0.0);
-  if (speed > 1e-12) {
-    fwd = v / speed;
-  }
-  // 2D views look down z, so there the reference axis is z and the wide side lies in the plane.
-  var upRef = vec3f(0.0, 0.0, 1.0);
-  if (R.dimensions != 2u && abs(fwd.y) < 0.999) {
-    upRef = vec3f(0.0, 1.0, 0.0);
-  }
-  let side = normalize(cross(fwd, upRef));
-  let up = cross(side, fwd);
-  return toClip(p + size * (corner.x * fwd + corner.y * up + corner.z * side));
+// src/core/look.ts DIHEDRAL, MAX_WING, GLIDE, WING_LIMIT, MAX_TAIL, FISH_CRUISE, TAIL_PIVOT,
+// DOT_RADIUS, LOD_DOT, MIN_DOT_PX, ROUND_DOT_PX.
+const DIHEDRAL: f32 = 0.14;
+const MAX_WING: f32 = 0.85;
+const GLIDE: f32 = 0.08;
+const WING_LIMIT: f32 = 1.3;
+const MAX_TAIL: f32 = 0.5;
+const FISH_CRUISE: f32 = 0.45;
+const TAIL_PIVOT: f32 = -0.26;
+const DOT_RADIUS: f32 = 0.3;
+const LOD_DOT: f32 = 0.25;
+const MIN_DOT_PX: f32 = 0.75;
+const ROUND_DOT_PX: f32 = 1.5;
+
+fn lowbias32(x0: u32) -> u32 {
+  var x = x0;
+  x ^= x >> 16u;
+  x *= 0x7feb352du;
+  x ^= x >> 15u;
+  x *= 0x846ca68bu;
+  x ^= x >> 16u;
+  return x;
 }
 
-fn boidVertex(p: vec4f, v: vec4f, nbr: f32, corner: vec4f) -> VertexOut {
+// x: wing angle, y: tail angle (radians), as look.ts animationAngles.
+fn animationAngles(id: f32, v: vec3f) -> vec2f {
+  let h = lowbias32(u32(max(id, 0.0) + 0.5));
+  let h1 = f32(h & 0xffffu) / 65536.0;
+  let h2 = f32(h >> 16u) / 65536.0;
+  let speed = length(v);
+  var climb = 0.0;
+  if (R.dimensions == 3u && speed > 0.0) {
+    climb = max(0.0, v.y / speed);
+  }
+  let slow = clamp((R.maxSpeed - speed) / max(R.maxSpeed - R.minSpeed, 1e-6), 0.0, 1.0);
+  let w = clamp(2.5 * climb + slow, 0.0, 1.0);
+  let a = TWO_PI * h1;
+  let osc = sin(a + R.clock.x) * (1.0 - w) + sin(a + R.clock.y) * w;
+  let g = smoothstep(-0.2, 0.35, sin(TWO_PI * h2 + R.clock.z));
+  let flap = R.look.x;
+  let amp = flap * ((GLIDE + (1.0 - GLIDE) * g) * (1.0 - w) + w);
+  let wing = clamp(DIHEDRAL * min(flap, 1.0) + MAX_WING * amp * osc, -WING_LIMIT, WING_LIMIT);
+  let tail = flap * MAX_TAIL * (FISH_CRUISE * (1.0 - w) + w) * osc;
+  return vec2f(wing, tail);
+}
+
+// Lit colour of a face whose unit world normal n faces the eye (look.ts shade).
+fn shadeLook(base: vec3f, n: vec3f) -> vec3f {
+  let up = 0.5 + 0.5 * dot(n, R.skyDir);
+  let lambert = max(dot(n, R.lightDir), 0.0);
+  let hemi = mix(R.groundColor, R.skyColor, up);
+  let lit = base * (0.6 * hemi + 0.65 * lambert * R.lightColor);
+  return min(mix(base, lit, R.look.y), vec3f(1.0));
+}
+
+fn dotCorner(corner: u32) -> vec2f {
+  switch corner {
+    case 0u, 3u: { return vec2f(-1.0, -1.0); }
+    case 1u: { return vec2f(1.0, -1.0); }
+    case 2u, 4u: { return vec2f(1.0, 1.0); }
+    case 5u: { return vec2f(-1.0, 1.0); }
+    default: { return vec2f(0.0); }
+  }
+}
+
+// One vertex of boid (p, v, id) of length `size` and colour `base` (look.glsl boidLook).
+fn boidLook(p: vec3f, v: vec3f, id: f32, base: vec3f, corner: u32, size: f32) -> VertexOut {
   var out: VertexOut;
-  out.clip = meshVertex(p.xyz, v.xyz, corner, R.boidSize);
-  out.color = boidColor(v.xyz, p.w, nbr) * corner.w;
+  let centre = toClip(p);
+  let lengthPx = size * R.pxPerUnit / max(centre.w, 1e-6);
+  var world = p;
+  var n: vec3f;
+  out.quad = vec3f(0.0);
+  if (R.shape == 3u || (R.look.w > 0.0 && lengthPx < R.look.w)) {
+    // A camera-facing dot: the first 6 corners; the others sit on its centre (no area).
+    var k = LOD_DOT;
+    if (R.shape == 3u) {
+      k = DOT_RADIUS;
+    }
+    let r = max(k * lengthPx, MIN_DOT_PX);
+    let q = dotCorner(corner);
+    out.clip = centre;
+    out.clip.x += q.x * r * 2.0 / R.viewport.x * centre.w;
+    out.clip.y += q.y * r * 2.0 / R.viewport.y * centre.w;
+    out.quad = vec3f(q, select(0.0, 1.0, r >= ROUND_DOT_PX));
+    n = normalize(R.eye - p);
+  } else {
+    let speed = length(v);
+    var fwd = vec3f(1.0, 0.0, 0.0);
+    if (speed > 1e-12) {
+      fwd = v / speed;
+    }
+    // 2D views look down z, so there the reference axis is z and the wide side lies in the plane.
+    var upRef = vec3f(0.0, 0.0, 1.0);
+    if (R.dimensions != 2u && abs(fwd.y) < 0.999) {
+      upRef = vec3f(0.0, 1.0, 0.0);
+    }
+    let side = normalize(cross(fwd, upRef));
+    let up = cross(side, fwd);
+    let m = R.mesh[2u * corner];
+    var lp = m.xyz;
+    var ln = R.mesh[2u * corner + 1u].xyz;
+    let part = u32(m.w + 0.5);
+    if (part != 0u) {
+      let ang = animationAngles(id, v);
+      if (part == 3u) {
+        let c = cos(ang.y);
+        let s = sin(ang.y);
+        let dx = lp.x - TAIL_PIVOT;
+        lp = vec3f(TAIL_PIVOT + dx * c - lp.z * s, lp.y, dx * s + lp.z * c);
+        ln = vec3f(ln.x * c - ln.z * s, ln.y, ln.x * s + ln.z * c);
+      } else {
+        var a = ang.x;
+        if (part == 2u) {
+          a = -a;
+        }
+        let c = cos(a);
+        let s = sin(a);
+        lp = vec3f(lp.x, lp.y * c + lp.z * s, lp.z * c - lp.y * s);
+        ln = vec3f(ln.x, ln.y * c + ln.z * s, ln.z * c - ln.y * s);
+      }
+    }
+    world = p + size * (lp.x * fwd + lp.y * up + lp.z * side);
+    out.clip = toClip(world);
+    n = normalize(ln.x * fwd + ln.y * up + ln.z * side);
+    if (dot(n, R.eye - world) < 0.0) {
+      n = -n;
+    }
+  }
+  let lit = shadeLook(base, n);
+  let f = R.look.z * clamp((dot(world - R.eye, R.forward) - R.fogNear) * R.fogInvSpan, 0.0, 1.0);
+  out.color = vec4f(lit * (1.0 - f), 1.0 - f);
   return out;
+}
+
+fn boidVertex(p: vec4f, v: vec4f, nbr: f32, corner: u32) -> VertexOut {
+  // velocity.w carries the boid id (boid.wgsl).
+  return boidLook(p.xyz, v.xyz, v.w, boidColor(v.xyz, p.w, nbr), corner, R.boidSize);
 }
 
 struct InstancedIn {
@@ -127,8 +244,7 @@ struct InstancedIn {
 
 @vertex
 fn vsInstanced(in: InstancedIn) -> VertexOut {
-  var mesh = BOID_MESH;
-  return boidVertex(in.boidPos, in.boidVel, in.boidNbr, mesh[in.corner]);
+  return boidVertex(in.boidPos, in.boidVel, in.boidNbr, in.corner);
 }
 
 // The whole state buffer: positions, then velocities (boid.wgsl), so count = length / 2.
@@ -137,26 +253,26 @@ fn vsInstanced(in: InstancedIn) -> VertexOut {
 
 @vertex
 fn vsVertexId(@builtin(vertex_index) vi: u32) -> VertexOut {
-  let b = vi / BOID_MESH_VERTICES;
+  let b = vi / R.verts;
   let count = arrayLength(&boids) / 2u;
-  var mesh = BOID_MESH;
-  return boidVertex(boids[b], boids[count + b], nbrs[b], mesh[vi % BOID_MESH_VERTICES]);
+  return boidVertex(boids[b], boids[count + b], nbrs[b], vi - b * R.verts);
 }
 
 @fragment
 fn fs(in: VertexOut) -> @location(0) vec4f {
-  return vec4f(in.color, 1.0);
+  if (in.quad.z > 0.5 && dot(in.quad.xy, in.quad.xy) > 1.0) {
+    discard;
+  }
+  return in.color;
 }
 
-// Predators: instance k at R.predators[2k] (position) heading R.predators[2k + 1].
+// Predators: instance k at R.predators[2k] (position) heading R.predators[2k + 1], flying at
+// maxSpeed (their index is their id for the animation).
 @vertex
 fn vsPredator(@builtin(vertex_index) corner: u32, @builtin(instance_index) k: u32) -> VertexOut {
-  var mesh = BOID_MESH;
-  let m = mesh[corner];
-  var out: VertexOut;
-  out.clip = meshVertex(R.predators[2u * k].xyz, R.predators[2u * k + 1u].xyz, m, R.predatorSize);
-  out.color = R.predatorColor * m.w;
-  return out;
+  let p = R.predators[2u * k].xyz;
+  let v = R.predators[2u * k + 1u].xyz * R.maxSpeed;
+  return boidLook(p, v, f32(k), R.predatorColor, corner, R.predatorSize);
 }
 
 // Camera-facing quads around a sphere (centre xyz, radius w), `pad` radii each way.
@@ -293,4 +409,26 @@ fn fsMarker(in: QuadOut) -> @location(0) vec4f {
   let ring = (d - 1.0) / 0.012;
   a = min(a + 0.3 * exp(-ring * ring), 1.0);
   return vec4f(R.markerColor * a, a);
+}
+
+// Trails (renderer.ts): a full-screen triangle; fsFade is subtracted from the trail after it is
+// scaled by the blend constant (dst * trail - 1/255: no 8-bit residue lingers); fsTrail copies
+// the trail texture (premultiplied) onto the canvas, blended "over" the background.
+@vertex
+fn vsFull(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
+  let x = f32(vi & 1u) * 4.0 - 1.0;
+  let y = f32(vi >> 1u) * 4.0 - 1.0;
+  return vec4f(x, y, 0.5, 1.0);
+}
+
+@fragment
+fn fsFade() -> @location(0) vec4f {
+  return vec4f(1.0 / 255.0);
+}
+
+@group(0) @binding(0) var trailTexture: texture_2d<f32>;
+
+@fragment
+fn fsTrail(@builtin(position) at: vec4f) -> @location(0) vec4f {
+  return textureLoad(trailTexture, vec2i(at.xy), 0);
 }

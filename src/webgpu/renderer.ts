@@ -6,9 +6,19 @@
  * simulation's state buffer directly: its position and velocity blocks as instance vertex data
  * ('instanced', works in
  * compatibility mode) or, where the vertex stage may read storage buffers, as a storage buffer
- * indexed by vertex_index / 12 ('vertex-id'). Owns its pipelines' buffers and depth texture.
+ * indexed by vertex_index / verts ('vertex-id'). Owns its pipelines' buffers and depth texture.
+ *
+ * The look (DESIGN section 7): `antialias` draws into a 4x multisampled texture resolved into the
+ * canvas (pipelines of sampleCount 4, built in the background the first time they are asked
+ * for: until then the frame draws with what is built). `trail` > 0 keeps a colour texture of the
+ * canvas's size between frames: each frame fades it (dst * trail - 1/255, so nothing lingers as
+ * an 8-bit residue), draws the scene into it with a fresh depth buffer, then the canvas pass
+ * clears to the background, composites it (premultiplied "over") and draws the attractor's
+ * marker on top. The texture is re-made on resize and with the device (the trail restarts, the
+ * flock does not); trails are single-sampled.
  */
-import { BOID_MESH_VERTICES, viewBasis } from '../core/render-math';
+import { lookFrame, meshVertices } from '../core/look';
+import { viewBasis } from '../core/render-math';
 import { defaultScene } from '../core/scene';
 import type { RenderView } from '../backend';
 import { BufferUsage, ShaderStage } from './constants';
@@ -61,43 +71,98 @@ interface RenderPipelines {
   readonly vertexIdLayout: GPUBindGroupLayout | null;
   readonly instanced: GPURenderPipeline;
   readonly vertexId: GPURenderPipeline | null;
-  /** The scene's pipelines (predators, obstacles, bounds, marker), made on first use. */
+  /** The scene's pipelines (predators, obstacles, bounds, marker, trail), made on first use. */
   scene(
     vertex: string,
     fragment: string,
-    options?: { lines?: boolean; blend?: boolean },
+    options?: { lines?: boolean; blend?: 'over' | 'marker' | 'fade'; trailLayout?: boolean },
   ): GPURenderPipeline;
+  /** The trail composite's layout: the trail texture at group 0, binding 0. */
+  readonly trailLayout: GPUBindGroupLayout;
+  readonly samples: number;
 }
 
-const pipelineCache = new WeakMap<
-  GPUShaderModule,
-  Map<GPUTextureFormat, Promise<RenderPipelines>>
->();
+/** Premultiplied "over". */
+const OVER: GPUBlendState = {
+  color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+  alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
+};
+/** The trail's fade: dst * constant - src (the blend constant is the trail factor). */
+const FADE: GPUBlendState = {
+  color: { operation: 'reverse-subtract', srcFactor: 'one', dstFactor: 'constant' },
+  alpha: { operation: 'reverse-subtract', srcFactor: 'one', dstFactor: 'constant' },
+};
+
+interface CacheEntry {
+  /** Set once built (at once by a sync build, on resolve by an async one). */
+  ready: RenderPipelines | null;
+  promise: Promise<RenderPipelines>;
+}
+const pipelineCache = new WeakMap<GPUShaderModule, Map<string, CacheEntry>>();
+
+function cacheOf(module: GPUShaderModule): Map<string, CacheEntry> {
+  let byKey = pipelineCache.get(module);
+  if (!byKey) pipelineCache.set(module, (byKey = new Map()));
+  return byKey;
+}
 
 function renderPipelines(
   device: GPUDevice,
   module: GPUShaderModule,
   format: GPUTextureFormat,
+  samples: number,
 ): Promise<RenderPipelines> {
-  let byFormat = pipelineCache.get(module);
-  if (!byFormat) pipelineCache.set(module, (byFormat = new Map()));
-  let made = byFormat.get(format);
-  if (!made) {
-    made = buildRenderPipelines(device, module, format);
-    byFormat.set(format, made);
-    const cache = byFormat;
-    made.catch(() => {
-      if (cache.get(format) === made) cache.delete(format);
-    });
+  const cache = cacheOf(module);
+  const key = `${format}/${samples}`;
+  let entry = cache.get(key);
+  if (!entry) {
+    const promise = buildRenderPipelines(
+      device,
+      module,
+      format,
+      samples,
+      false,
+    ) as Promise<RenderPipelines>;
+    const made: CacheEntry = { ready: null, promise };
+    entry = made;
+    cache.set(key, made);
+    promise.then(
+      (p) => (made.ready ??= p),
+      () => {
+        if (cache.get(key) === made) cache.delete(key);
+      },
+    );
   }
-  return made;
+  return entry.promise;
 }
 
-async function buildRenderPipelines(
+/**
+ * The pipelines of (format, samples) now: the cached ones, or made synchronously (one stall the
+ * first time a renderer asks for another sample count, so that frame already uses them).
+ */
+function renderPipelinesNow(
   device: GPUDevice,
   module: GPUShaderModule,
   format: GPUTextureFormat,
-): Promise<RenderPipelines> {
+  samples: number,
+): RenderPipelines {
+  const cache = cacheOf(module);
+  const key = `${format}/${samples}`;
+  const entry = cache.get(key);
+  if (entry?.ready) return entry.ready;
+  const ready = buildRenderPipelines(device, module, format, samples, true) as RenderPipelines;
+  cache.set(key, { ready, promise: Promise.resolve(ready) });
+  return ready;
+}
+
+/** The pipelines of (format, samples): at once with `sync`, else as a promise (async compiles). */
+function buildRenderPipelines(
+  device: GPUDevice,
+  module: GPUShaderModule,
+  format: GPUTextureFormat,
+  samples: number,
+  sync: boolean,
+): RenderPipelines | Promise<RenderPipelines> {
   const modes: DrawMode[] = ['instanced'];
   // vertex-id reads the state and |N_i| as two storage buffers in the vertex stage.
   if (vertexStorageBuffers(device) >= 2) modes.push('vertex-id');
@@ -116,34 +181,32 @@ async function buildRenderPipelines(
         ],
       })
     : null;
+  // Boids are premultiplied (fog fades colour and alpha together): drawn "over".
   const common = {
-    fragment: { module, entryPoint: 'fs', targets: [{ format }] },
+    fragment: { module, entryPoint: 'fs', targets: [{ format, blend: OVER }] },
     primitive: { topology: 'triangle-list' as const, cullMode: 'none' as const },
     depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' as const },
+    multisample: { count: samples },
   };
   const uniformOnly = device.createPipelineLayout({ bindGroupLayouts: [instancedLayout] });
+  const trailLayout = device.createBindGroupLayout({
+    label: 'flock.render.trail',
+    entries: [{ binding: 0, visibility: ShaderStage.FRAGMENT, texture: { sampleType: 'float' } }],
+  });
+  const trailPipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [trailLayout] });
   const scenePipelines = new Map<string, GPURenderPipeline>();
   const scene: RenderPipelines['scene'] = (vertex, fragment, options = {}) => {
-    let p = scenePipelines.get(vertex);
+    let p = scenePipelines.get(`${vertex}/${fragment}`);
     if (!p) {
+      const blend = options.blend;
       p = device.createRenderPipeline({
         label: `flock.render.${vertex}`,
-        layout: uniformOnly,
+        layout: options.trailLayout ? trailPipelineLayout : uniformOnly,
         vertex: { module, entryPoint: vertex },
         fragment: {
           module,
           entryPoint: fragment,
-          targets: [
-            options.blend
-              ? {
-                  format,
-                  blend: {
-                    color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
-                    alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
-                  },
-                }
-              : { format },
-          ],
+          targets: [blend ? { format, blend: blend === 'fade' ? FADE : OVER } : { format }],
         },
         primitive: {
           topology: options.lines ? 'line-list' : 'triangle-list',
@@ -151,54 +214,81 @@ async function buildRenderPipelines(
         },
         depthStencil: {
           format: DEPTH_FORMAT,
-          // The blended marker is a cursor: over everything.
-          depthWriteEnabled: !options.blend,
-          depthCompare: options.blend ? 'always' : 'less',
+          // The marker is a cursor: over everything; the predators are boids.
+          depthWriteEnabled: !blend || vertex === 'vsPredator',
+          depthCompare: !blend || vertex === 'vsPredator' ? 'less' : 'always',
         },
+        multisample: { count: samples },
       });
-      scenePipelines.set(vertex, p);
+      scenePipelines.set(`${vertex}/${fragment}`, p);
     }
     return p;
   };
-  const [instanced, vertexId] = await Promise.all([
-    device.createRenderPipelineAsync({
-      label: 'flock.render.instanced',
-      layout: uniformOnly,
-      vertex: {
-        module,
-        entryPoint: 'vsInstanced',
-        // The state buffer's position block and velocity block, bound at two offsets.
-        buffers: [
-          ...[0, 1].map((shaderLocation) => ({
-            arrayStride: 16,
-            stepMode: 'instance' as const,
-            attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
-          })),
-          // |N_i|, one f32 per boid (the simulation's nbr buffer).
-          {
-            arrayStride: 4,
-            stepMode: 'instance' as const,
-            attributes: [{ shaderLocation: 2, offset: 0, format: 'float32' as const }],
-          },
-        ],
-      },
-      ...common,
-    }),
-    vertexIdLayout
-      ? device.createRenderPipelineAsync({
-          label: 'flock.render.vertexId',
-          layout: device.createPipelineLayout({ bindGroupLayouts: [vertexIdLayout] }),
-          vertex: { module, entryPoint: 'vsVertexId' },
-          ...common,
-        })
-      : null,
-  ]);
-  return { modes, instancedLayout, vertexIdLayout, instanced, vertexId, scene };
+  const instancedDesc: GPURenderPipelineDescriptor = {
+    label: 'flock.render.instanced',
+    layout: uniformOnly,
+    vertex: {
+      module,
+      entryPoint: 'vsInstanced',
+      // The state buffer's position block and velocity block, bound at two offsets.
+      buffers: [
+        ...[0, 1].map((shaderLocation) => ({
+          arrayStride: 16,
+          stepMode: 'instance' as const,
+          attributes: [{ shaderLocation, offset: 0, format: 'float32x4' as const }],
+        })),
+        // |N_i|, one f32 per boid (the simulation's nbr buffer).
+        {
+          arrayStride: 4,
+          stepMode: 'instance' as const,
+          attributes: [{ shaderLocation: 2, offset: 0, format: 'float32' as const }],
+        },
+      ],
+    },
+    ...common,
+  };
+  const vertexIdDesc: GPURenderPipelineDescriptor | null = vertexIdLayout
+    ? {
+        label: 'flock.render.vertexId',
+        layout: device.createPipelineLayout({ bindGroupLayouts: [vertexIdLayout] }),
+        vertex: { module, entryPoint: 'vsVertexId' },
+        ...common,
+      }
+    : null;
+  const finish = (
+    instanced: GPURenderPipeline,
+    vertexId: GPURenderPipeline | null,
+  ): RenderPipelines => ({
+    modes,
+    instancedLayout,
+    vertexIdLayout,
+    instanced,
+    vertexId,
+    scene,
+    trailLayout,
+    samples,
+  });
+  if (sync) {
+    return finish(
+      device.createRenderPipeline(instancedDesc),
+      vertexIdDesc ? device.createRenderPipeline(vertexIdDesc) : null,
+    );
+  }
+  return Promise.all([
+    device.createRenderPipelineAsync(instancedDesc),
+    vertexIdDesc ? device.createRenderPipelineAsync(vertexIdDesc) : null,
+  ]).then(([i, v]) => finish(i, v));
+}
+
+/** Multisampling of a frame: 4x with `antialias`, none while trails are drawn. */
+function samplesFor(scene: { antialias: boolean; trail: number }): number {
+  return scene.antialias && scene.trail === 0 ? 4 : 1;
 }
 
 /**
  * A renderer of `sim` into canvases of `format`. Its pipelines come from the device's cache
- * (renderPipelines); it owns its uniform buffer, bind groups and depth texture.
+ * (renderPipelines); it owns its uniform buffer, bind groups, depth, multisample and trail
+ * textures.
  * @throws ShaderError when render.wgsl (with `options.shaderFiles`) does not compile.
  */
 export async function createBoidRenderer(
@@ -208,9 +298,12 @@ export async function createBoidRenderer(
   options: { drawMode?: DrawMode; timestamps?: boolean; shaderFiles?: Record<string, string> } = {},
 ): Promise<BoidRenderer> {
   const module = await createCheckedModule(device, 'render.wgsl', shaderFiles(options.shaderFiles));
-  const { modes, instancedLayout, vertexIdLayout, instanced, vertexId, scene } =
-    await renderPipelines(device, module, format);
-  const scenePipeline = scene;
+  // The default view antialiases: its pipelines first; the single-sampled ones (antialias off,
+  // trails) are made when first asked for.
+  const first = await renderPipelines(device, module, format, 4);
+  const pipelinesFor = (samples: number): RenderPipelines =>
+    samples === 4 ? first : renderPipelinesNow(device, module, format, samples);
+  const { modes, instanced, vertexId } = first;
   const uniformBuffer = device.createBuffer({
     label: 'flock.render.uniforms',
     size: RENDER_UNIFORMS.size,
@@ -218,9 +311,17 @@ export async function createBoidRenderer(
   });
   const timer = new PassTimer(device, options.timestamps ?? true, 'flock.render');
 
+  /** Size-dependent textures, re-made when the canvas size or sample count changes. */
   let depth: GPUTexture | null = null;
-  let instancedGroup: GPUBindGroup | null = null;
-  let vertexIdGroup: { group: GPUBindGroup; state: GPUBuffer; nbr: GPUBuffer } | null = null;
+  let msaa: GPUTexture | null = null;
+  let trail: { texture: GPUTexture; group: GPUBindGroup; fresh: boolean } | null = null;
+  const groups = new Map<GPUBindGroupLayout, GPUBindGroup>();
+  let vertexIdGroup: {
+    layout: GPUBindGroupLayout;
+    group: GPUBindGroup;
+    state: GPUBuffer;
+    nbr: GPUBuffer;
+  } | null = null;
   /** Zeros standing in for |N_i| where the simulation keeps none. */
   let zeros: GPUBuffer | null = null;
   const nbrBuffer = (count: number): GPUBuffer => {
@@ -236,9 +337,81 @@ export async function createBoidRenderer(
     }
     return zeros;
   };
+  const uniformGroup = (layout: GPUBindGroupLayout): GPUBindGroup => {
+    let g = groups.get(layout);
+    if (!g) {
+      g = device.createBindGroup({
+        layout,
+        entries: [{ binding: 0, resource: { buffer: uniformBuffer } }],
+      });
+      groups.set(layout, g);
+    }
+    return g;
+  };
+  const sized = (t: GPUTexture | null, w: number, h: number, samples: number) =>
+    t !== null && t.width === w && t.height === h && t.sampleCount === samples;
   let disposed = false;
   let mode: DrawMode =
     options.drawMode && modes.includes(options.drawMode) ? options.drawMode : 'instanced';
+
+  /** Boids, predators, obstacles and the box outline into an open pass. */
+  const drawScene = (
+    pass: GPURenderPassEncoder,
+    pl: RenderPipelines,
+    scene: ReturnType<typeof defaultScene>,
+    dims: number,
+  ): void => {
+    const state = sim.buffers.state;
+    const nbr = nbrBuffer(sim.count);
+    const verts = meshVertices(scene.shape);
+    if (mode === 'vertex-id' && pl.vertexId && pl.vertexIdLayout) {
+      if (
+        !vertexIdGroup ||
+        vertexIdGroup.layout !== pl.vertexIdLayout ||
+        vertexIdGroup.state !== state ||
+        vertexIdGroup.nbr !== nbr
+      ) {
+        vertexIdGroup = {
+          layout: pl.vertexIdLayout,
+          state,
+          nbr,
+          group: device.createBindGroup({
+            layout: pl.vertexIdLayout,
+            entries: [
+              { binding: 0, resource: { buffer: uniformBuffer } },
+              { binding: 1, resource: { buffer: state, size: sim.count * BOID_BYTES } },
+              { binding: 2, resource: { buffer: nbr, size: sim.count * 4 } },
+            ],
+          }),
+        };
+      }
+      pass.setPipeline(pl.vertexId);
+      pass.setBindGroup(0, vertexIdGroup.group);
+      pass.draw(sim.count * verts);
+    } else {
+      pass.setPipeline(pl.instanced);
+      pass.setBindGroup(0, uniformGroup(pl.instancedLayout));
+      pass.setVertexBuffer(0, state, 0, sim.count * 16);
+      pass.setVertexBuffer(1, state, sim.count * 16, sim.count * 16);
+      pass.setVertexBuffer(2, nbr, 0, sim.count * 4);
+      pass.draw(verts, sim.count);
+    }
+    pass.setBindGroup(0, uniformGroup(pl.instancedLayout));
+    const predators = Math.min(8, scene.predators.length / 8);
+    if (predators > 0) {
+      pass.setPipeline(pl.scene('vsPredator', 'fs', { blend: 'over' }));
+      pass.draw(verts, predators);
+    }
+    const obstacles = Math.min(16, scene.obstacles.length / 4);
+    if (obstacles > 0) {
+      pass.setPipeline(pl.scene('vsObstacle', 'fsObstacle'));
+      pass.draw(6, obstacles);
+    }
+    if (scene.bounds) {
+      pass.setPipeline(pl.scene('vsBounds', 'fsBounds', { lines: true }));
+      pass.draw(dims === 2 ? 8 : 24);
+    }
+  };
 
   return {
     modes,
@@ -255,6 +428,7 @@ export async function createBoidRenderer(
       if (disposed || sim.disposed) return;
       const params = sim.params;
       const scene = view.scene ?? defaultScene(params, view.boidSize);
+      const basis = viewBasis(view.viewProj);
       device.queue.writeBuffer(
         uniformBuffer,
         0,
@@ -265,98 +439,133 @@ export async function createBoidRenderer(
           maxSpeed: params.maxSpeed,
           dimensions: params.dimensions,
           scene,
-          basis: viewBasis(view.viewProj),
+          basis,
+          look: lookFrame(
+            params,
+            scene.shape,
+            scene.light,
+            basis,
+            view.viewProj,
+            view.height,
+            sim.time,
+          ),
+          width: view.width,
+          height: view.height,
         }),
       );
       const [br, bgr, bb, ba] = scene.background;
+      // The canvas is premultiplied: a translucent background is (rgb * a, a).
+      const clearValue = [br * ba, bgr * ba, bb * ba, ba];
       const target = context.getCurrentTexture();
-      if (!depth || depth.width !== target.width || depth.height !== target.height) {
+      const w = target.width;
+      const h = target.height;
+      const pl = pipelinesFor(samplesFor(scene));
+      const samples = pl.samples;
+      if (!sized(depth, w, h, samples)) {
         depth?.destroy();
         depth = device.createTexture({
           label: 'flock.render.depth',
-          size: [target.width, target.height],
+          size: [w, h],
           format: DEPTH_FORMAT,
+          sampleCount: samples,
           usage: GPUTextureUsageRenderAttachment,
         });
       }
-      const state = sim.buffers.state;
-      const nbr = nbrBuffer(sim.count);
+      if (samples > 1 && !sized(msaa, w, h, samples)) {
+        msaa?.destroy();
+        msaa = device.createTexture({
+          label: 'flock.render.msaa',
+          size: [w, h],
+          format,
+          sampleCount: samples,
+          usage: GPUTextureUsageRenderAttachment,
+        });
+      }
+      const useTrail = scene.trail > 0 && samples === 1;
+      if (useTrail && !sized(trail?.texture ?? null, w, h, 1)) {
+        trail?.texture.destroy();
+        const texture = device.createTexture({
+          label: 'flock.render.trail',
+          size: [w, h],
+          format,
+          usage: GPUTextureUsageRenderAttachment | GPUTextureUsageTextureBinding,
+        });
+        trail = {
+          texture,
+          fresh: true,
+          group: device.createBindGroup({
+            layout: pl.trailLayout,
+            entries: [{ binding: 0, resource: texture.createView() }],
+          }),
+        };
+      } else if (!useTrail && trail) {
+        trail.texture.destroy();
+        trail = null;
+      }
       const encoder = device.createCommandEncoder({ label: 'flock.render' });
       const timed = timer.beginStep();
       const timestampWrites = timed ? timer.writes('draw') : undefined;
-      const pass = encoder.beginRenderPass({
-        label: 'draw',
-        colorAttachments: [
-          {
-            view: target.createView(),
-            // The canvas is premultiplied: a translucent background is (rgb * a, a).
-            clearValue: [br * ba, bgr * ba, bb * ba, ba],
-            loadOp: 'clear',
-            storeOp: 'store',
-          },
-        ],
-        depthStencilAttachment: {
-          view: depth.createView(),
-          depthClearValue: 1,
-          depthLoadOp: 'clear',
-          depthStoreOp: 'discard',
-        },
-        ...(timestampWrites ? { timestampWrites } : {}),
-      });
-      if (mode === 'vertex-id' && vertexId && vertexIdLayout) {
-        if (!vertexIdGroup || vertexIdGroup.state !== state || vertexIdGroup.nbr !== nbr) {
-          vertexIdGroup = {
-            state,
-            nbr,
-            group: device.createBindGroup({
-              layout: vertexIdLayout,
-              entries: [
-                { binding: 0, resource: { buffer: uniformBuffer } },
-                { binding: 1, resource: { buffer: state, size: sim.count * BOID_BYTES } },
-                { binding: 2, resource: { buffer: nbr, size: sim.count * 4 } },
-              ],
-            }),
-          };
-        }
-        pass.setPipeline(vertexId);
-        pass.setBindGroup(0, vertexIdGroup.group);
-        pass.draw(sim.count * BOID_MESH_VERTICES);
-      } else {
-        instancedGroup ??= device.createBindGroup({
-          layout: instancedLayout,
-          entries: [{ binding: 0, resource: { buffer: uniformBuffer } }],
+      const canvasView = target.createView();
+      const depthAttachment: GPURenderPassDepthStencilAttachment = {
+        view: depth!.createView(),
+        depthClearValue: 1,
+        depthLoadOp: 'clear',
+        depthStoreOp: 'discard',
+      };
+      if (useTrail && trail) {
+        // Fade what the trail holds, draw the scene into it, then composite it over the
+        // background in the canvas pass (the marker, a cursor, on top and unsmeared).
+        const trailPass = encoder.beginRenderPass({
+          label: 'draw',
+          colorAttachments: [
+            {
+              view: trail.texture.createView(),
+              clearValue: [0, 0, 0, 0],
+              loadOp: trail.fresh ? 'clear' : 'load',
+              storeOp: 'store',
+            },
+          ],
+          depthStencilAttachment: depthAttachment,
+          ...(timestampWrites ? { timestampWrites } : {}),
         });
-        pass.setPipeline(instanced);
-        pass.setBindGroup(0, instancedGroup);
-        pass.setVertexBuffer(0, state, 0, sim.count * 16);
-        pass.setVertexBuffer(1, state, sim.count * 16, sim.count * 16);
-        pass.setVertexBuffer(2, nbr, 0, sim.count * 4);
-        pass.draw(BOID_MESH_VERTICES, sim.count);
+        trail.fresh = false;
+        trailPass.setBindGroup(0, uniformGroup(pl.instancedLayout));
+        trailPass.setPipeline(pl.scene('vsFull', 'fsFade', { blend: 'fade' }));
+        trailPass.setBlendConstant([scene.trail, scene.trail, scene.trail, scene.trail]);
+        trailPass.draw(3);
+        drawScene(trailPass, pl, scene, params.dimensions);
+        trailPass.end();
+        const pass = encoder.beginRenderPass({
+          label: 'composite',
+          colorAttachments: [{ view: canvasView, clearValue, loadOp: 'clear', storeOp: 'store' }],
+          depthStencilAttachment: { ...depthAttachment, depthLoadOp: 'clear' },
+        });
+        pass.setPipeline(pl.scene('vsFull', 'fsTrail', { blend: 'over', trailLayout: true }));
+        pass.setBindGroup(0, trail.group);
+        pass.draw(3);
+        drawMarker(pass, pl, scene);
+        pass.end();
+      } else {
+        const pass = encoder.beginRenderPass({
+          label: 'draw',
+          colorAttachments: [
+            samples > 1
+              ? {
+                  view: msaa!.createView(),
+                  resolveTarget: canvasView,
+                  clearValue,
+                  loadOp: 'clear',
+                  storeOp: 'discard',
+                }
+              : { view: canvasView, clearValue, loadOp: 'clear', storeOp: 'store' },
+          ],
+          depthStencilAttachment: depthAttachment,
+          ...(timestampWrites ? { timestampWrites } : {}),
+        });
+        drawScene(pass, pl, scene, params.dimensions);
+        drawMarker(pass, pl, scene);
+        pass.end();
       }
-      instancedGroup ??= device.createBindGroup({
-        layout: instancedLayout,
-        entries: [{ binding: 0, resource: { buffer: uniformBuffer } }],
-      });
-      pass.setBindGroup(0, instancedGroup);
-      const predators = Math.min(8, scene.predators.length / 8);
-      if (predators > 0) {
-        pass.setPipeline(scenePipeline('vsPredator', 'fs'));
-        pass.draw(BOID_MESH_VERTICES, predators);
-      }
-      const obstacles = Math.min(16, scene.obstacles.length / 4);
-      if (obstacles > 0) {
-        pass.setPipeline(scenePipeline('vsObstacle', 'fsObstacle'));
-        pass.draw(6, obstacles);
-      }
-      if (scene.bounds) {
-        pass.setPipeline(scenePipeline('vsBounds', 'fsBounds', { lines: true }));
-        pass.draw(params.dimensions === 2 ? 8 : 24);
-      }
-      if (scene.attractor) {
-        pass.setPipeline(scenePipeline('vsMarker', 'fsMarker', { blend: true }));
-        pass.draw(6);
-      }
-      pass.end();
       timer.resolve(encoder);
       device.queue.submit([encoder.finish()]);
       timer.collect();
@@ -369,11 +578,25 @@ export async function createBoidRenderer(
       disposed = true;
       timer.dispose();
       depth?.destroy();
+      msaa?.destroy();
+      trail?.texture.destroy();
       zeros?.destroy();
       uniformBuffer.destroy();
     },
   };
+
+  function drawMarker(
+    pass: GPURenderPassEncoder,
+    pl: RenderPipelines,
+    scene: ReturnType<typeof defaultScene>,
+  ): void {
+    if (!scene.attractor) return;
+    pass.setBindGroup(0, uniformGroup(pl.instancedLayout));
+    pass.setPipeline(pl.scene('vsMarker', 'fsMarker', { blend: 'marker' }));
+    pass.draw(6);
+  }
 }
 
-/** GPUTextureUsage.RENDER_ATTACHMENT (spec value; not a global in Node). */
+/** GPUTextureUsage.RENDER_ATTACHMENT and TEXTURE_BINDING (spec values; not globals in Node). */
 const GPUTextureUsageRenderAttachment = 0x10;
+const GPUTextureUsageTextureBinding = 0x04;

@@ -1,10 +1,9 @@
 /**
  * WGSL sources of the WebGPU backend (the .wgsl files beside this module) plus the generated
- * chunks (uniform structs from uniforms.ts, the speed ramp from render-math.ts), resolved with
+ * chunks (uniform structs from uniforms.ts), resolved with
  * `#include` by src/core/shader-source.ts, compiled with their compilation info checked, and
  * turned into compute pipelines with explicit bind group layouts.
  */
-import { BOID_MESH, BOID_MESH_SHADE, BOID_MESH_VERTICES, SPEED_RAMP } from '../core/render-math';
 import { ShaderError, mapWgslMessages, resolveShader } from '../core/shader-source';
 import { generatedChunks } from './uniforms';
 import { ShaderStage } from './constants';
@@ -20,30 +19,13 @@ export const WGSL_FILES: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(RAW).map(([path, text]) => [path.replace(/^.*\//, ''), text]),
 );
 
-function speedRampChunk(): string {
-  const stops = SPEED_RAMP.map((c) => `  vec3f(${c.map((x) => x.toFixed(6)).join(', ')}),`);
-  return `// Generated from SPEED_RAMP (src/core/render-math.ts).\nconst SPEED_RAMP = array<vec3f, ${SPEED_RAMP.length}>(\n${stops.join('\n')}\n);\n`;
-}
-
-function boidMeshChunk(): string {
-  const corners: string[] = [];
-  for (let v = 0; v < BOID_MESH_VERTICES; v++) {
-    const xyz = [0, 1, 2].map((c) => BOID_MESH[3 * v + c]!.toFixed(6));
-    corners.push(`  vec4f(${xyz.join(', ')}, ${BOID_MESH_SHADE[v]!.toFixed(6)}),`);
-  }
-  return `// Generated from BOID_MESH and BOID_MESH_SHADE (src/core/render-math.ts): xyz + shade.\nconst BOID_MESH_VERTICES: u32 = ${BOID_MESH_VERTICES}u;\nconst BOID_MESH = array<vec4f, ${BOID_MESH_VERTICES}>(\n${corners.join('\n')}\n);\n`;
-}
-
 /** Every shader file by name: the .wgsl files, the generated chunks, then `overrides` on top. */
 export function shaderFiles(
   overrides: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   return {
     ...WGSL_FILES,
-    ...generatedChunks({
-      'speed-ramp.gen.wgsl': speedRampChunk(),
-      'boid-mesh.gen.wgsl': boidMeshChunk(),
-    }),
+    ...generatedChunks(),
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@
  */
 import { COLOR_TABLE_SIZE, SCENE_COLORS, type ViewBasis } from '../core/render-math';
 import type { RenderScene } from '../core/scene';
+import { MAX_MESH_VERTICES, MESHES, SHAPE_CODE, meshVertices, type LookFrame } from '../core/look';
 import { MAX_OBSTACLES, MAX_PREDATORS } from '../core/params';
 import { defineUniforms } from '../core/uniform-layout';
 import { simParamsWgsl, stepParamsWgsl, switchesWgsl } from '../core/terms';
@@ -32,6 +33,11 @@ export interface RenderUniformSource {
   scene: RenderScene;
   /** The camera of viewProj (src/core/render-math.ts viewBasis). */
   basis: ViewBasis;
+  /** The look's per-frame values (src/core/look.ts lookFrame). */
+  look: LookFrame;
+  /** Drawing buffer size, device pixels. */
+  width: number;
+  height: number;
 }
 
 /** `n` vec4s of `data` (4 * n numbers), zero-padded or cut. */
@@ -76,6 +82,36 @@ export const RENDER_UNIFORMS = defineUniforms<RenderUniformSource>('RenderParams
   { name: 'predatorColor', type: 'vec3f', value: () => SCENE_COLORS.predator },
   { name: 'boundsColor', type: 'vec3f', value: () => SCENE_COLORS.bounds },
   { name: 'table', type: 'vec4f', length: COLOR_TABLE_SIZE, value: (s) => s.scene.table },
+  // The look (src/core/look.ts; render.wgsl boidLook, the twin of glsl/look.glsl).
+  {
+    name: 'ramp',
+    type: 'vec4f',
+    length: 4,
+    value: (s) => s.scene.ramp.flatMap((c) => [c[0], c[1], c[2], 1]),
+  },
+  {
+    name: 'mesh',
+    type: 'vec4f',
+    length: 2 * MAX_MESH_VERTICES,
+    value: (s) => vec4s(MESHES[s.scene.shape], 2 * MAX_MESH_VERTICES),
+  },
+  {
+    name: 'look',
+    type: 'vec4f',
+    value: (s) => [s.scene.flap, s.scene.lighting, s.scene.fog, s.scene.lodPixels],
+  },
+  { name: 'clock', type: 'vec3f', value: (s) => s.look.clock },
+  { name: 'shape', type: 'u32', value: (s) => SHAPE_CODE[s.scene.shape] },
+  { name: 'lightDir', type: 'vec3f', value: (s) => s.look.lightDir },
+  { name: 'verts', type: 'u32', value: (s) => meshVertices(s.scene.shape) },
+  { name: 'skyDir', type: 'vec3f', value: (s) => s.look.skyDir },
+  { name: 'pxPerUnit', type: 'f32', value: (s) => s.look.pxPerUnit },
+  { name: 'lightColor', type: 'vec3f', value: (s) => s.look.lightColor },
+  { name: 'fogNear', type: 'f32', value: (s) => s.look.fogNear },
+  { name: 'skyColor', type: 'vec3f', value: (s) => s.look.skyColor },
+  { name: 'fogInvSpan', type: 'f32', value: (s) => s.look.fogInvSpan },
+  { name: 'groundColor', type: 'vec3f', value: (s) => s.look.groundColor },
+  { name: 'viewport', type: 'vec2f', value: (s) => [s.width, s.height] },
   {
     name: 'obstacles',
     type: 'vec4f',
