@@ -333,7 +333,7 @@ class CpuBackend implements Backend {
 
   render(view: RenderView): void {
     if (this.disposed) return;
-    drawFlockCanvas2D(this.ctx, this.shown, this.params, view, this.scratch);
+    drawFlockCanvas2D(this.ctx, this.shown, this.params, view, this.scratch, this.time);
   }
 
   timings(): BackendTimings {

@@ -1,68 +1,67 @@
 /**
- * Canvas 2D drawing for the CPU backend: the same picture the GPU backends draw (src/core/scene.ts),
- * made of flat arrowheads. Each boid is projected with the flock's view-projection (column-major,
- * GL clip space), oriented along its projected velocity, sized from the boid length at its depth
- * (at least ~2 px), coloured by the view's colour mode (src/core/render-math.ts boidColor) and
- * drawn back to front over the view's background; predators are larger red arrowheads, obstacles
- * shaded discs (flat circles in 2D) sorted in among the boids by depth; then the box outline and
- * the attractor's soft marker on top.
+ * Canvas 2D drawing for the CPU backend: the same picture the GPU backends draw (src/core/scene.ts
+ * and the look of src/core/look.ts). Each boid's mesh (the view's shape, animated by
+ * animationAngles at the simulated time, as the GPU vertex shaders do) is oriented along its
+ * velocity, its triangles projected with the flock's view-projection (column-major, GL clip
+ * space), each face lit by `shade` and fogged by `fogAmount` (an alpha over what is below, as the
+ * GPU's premultiplied blend), coloured by the view's colour mode (render-math.ts boidColor); boids
+ * shorter on screen than lodPixels, and the `dot` shape, are discs (squares under ROUND_DOT_PX).
+ * Boids are drawn back to front over the view's background; predators are larger red boids,
+ * obstacles shaded discs (flat circles in 2D) sorted in among the boids by depth; then the box
+ * outline and the attractor's soft marker on top. With `trail` the boids go to a second canvas
+ * that keeps them between frames, faded by `destination-out` each frame, drawn over the
+ * background. Canvas 2D always antialiases its paths (`antialias` has no effect here).
  */
 import type { RenderView } from '../backend';
 import type { FlockParams } from '../core/params';
-import { SCENE_COLORS, boidColor, type ColorContext } from '../core/render-math';
+import {
+  DOT_RADIUS,
+  LOD_DOT,
+  MESHES,
+  MIN_DOT_PX,
+  ROUND_DOT_PX,
+  animateVertex,
+  animationAngles,
+  fogAmount,
+  lookFrame,
+  shade,
+  type LookFrame,
+} from '../core/look';
+import { SCENE_COLORS, boidColor, viewBasis, type ColorContext } from '../core/render-math';
 import { defaultScene, type RenderScene } from '../core/scene';
 import type { FlockState } from '../core/state';
 
 /** The default background of every backend, rgb(5, 8, 15), as CSS. */
 export const BACKGROUND_CSS = '#05080f';
 
-/** Half-width of the boid mesh across its velocity, in boid lengths (BOID_MESH spans z = +-0.25). */
-const HALF_WIDTH = 0.25;
-/** Shortest drawn half-length, in boid lengths: a boid flying at the camera stays visible. */
-const MIN_HALF_LENGTH = 0.12;
-/** Smallest half-extent in device pixels, so a far boid is still about 2 px. */
-const MIN_HALF_PX = 1;
-
-const pack = (c: readonly number[]): number =>
-  (Math.round(c[0]! * 255) << 16) | (Math.round(c[1]! * 255) << 8) | Math.round(c[2]! * 255);
 const css = (c: readonly number[], a = 1): string =>
   `rgba(${Math.round(c[0]! * 255)}, ${Math.round(c[1]! * 255)}, ${Math.round(c[2]! * 255)}, ${a})`;
 
 /** Reusable per-boid arrays, grown on demand (one allocation per count change, none per frame). */
 export class Canvas2DScratch {
   capacity = 0;
-  sx = new Float32Array(0);
-  sy = new Float32Array(0);
-  ux = new Float32Array(0);
-  uy = new Float32Array(0);
-  halfLength = new Float32Array(0);
-  halfWidth = new Float32Array(0);
   depth = new Float32Array(0);
-  rgb = new Uint32Array(0);
   order = new Uint32Array(0);
   private styles = new Map<number, string>();
+  /** The canvas that keeps the boids between frames for `trail`. */
+  trail: HTMLCanvasElement | OffscreenCanvas | null = null;
 
   ensure(n: number): void {
     if (n <= this.capacity) return;
     this.capacity = n;
-    this.sx = new Float32Array(n);
-    this.sy = new Float32Array(n);
-    this.ux = new Float32Array(n);
-    this.uy = new Float32Array(n);
-    this.halfLength = new Float32Array(n);
-    this.halfWidth = new Float32Array(n);
     this.depth = new Float32Array(n);
-    this.rgb = new Uint32Array(n);
     this.order = new Uint32Array(n);
   }
 
-  /** A CSS colour for a packed 0xRRGGBB, cached (there are few distinct colours per frame). */
-  style(rgb: number): string {
-    let s = this.styles.get(rgb);
+  /** A CSS colour for sRGB `c` at alpha `a`, cached by its 8-bit channels. */
+  style(c: readonly number[], a: number): string {
+    const q = (x: number) => Math.max(0, Math.min(255, Math.round(x * 255)));
+    const key = ((q(c[0]!) << 16) | (q(c[1]!) << 8) | q(c[2]!)) * 256 + q(a);
+    let s = this.styles.get(key);
     if (s === undefined) {
-      s = `#${rgb.toString(16).padStart(6, '0')}`;
-      if (this.styles.size > 4096) this.styles.clear();
-      this.styles.set(rgb, s);
+      s = `rgba(${q(c[0]!)}, ${q(c[1]!)}, ${q(c[2]!)}, ${(q(a) / 255).toFixed(3)})`;
+      if (this.styles.size > 8192) this.styles.clear();
+      this.styles.set(key, s);
     }
     return s;
   }
@@ -81,7 +80,10 @@ class Projector {
     this.m = view.viewProj;
     const m = this.m;
     this.pxPerUnit = Math.hypot(m[1]!, m[5]!, m[9]!) * 0.5 * H;
+    this.fwd = viewBasis(m).forward;
   }
+  /** The viewing direction (unit, world). */
+  readonly fwd: [number, number, number];
   /** Clip w of a point (> 0 in front of the camera). */
   w(x: number, y: number, z: number): number {
     const m = this.m;
@@ -101,67 +103,6 @@ class Projector {
     const m = this.m;
     return 0.5 * this.H - ((m[1]! * x + m[5]! * y + m[9]! * z + m[13]!) / w) * 0.5 * this.H;
   }
-}
-
-/**
- * Projects one arrowhead (a boid or a predator) into `scratch` at index `at`; false when it is
- * behind the camera, outside the depth range or off-screen (as the GPU clipper would drop it).
- */
-function projectArrow(
-  pr: Projector,
-  scratch: Canvas2DScratch,
-  at: number,
-  px: number,
-  py: number,
-  pz: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  L: number,
-  rgb: number,
-): boolean {
-  const cw = pr.w(px, py, pz);
-  if (!(cw > 1e-6)) return false;
-  const cz = pr.z(px, py, pz);
-  if (cz < -cw || cz > cw) return false;
-  const x = pr.sx(px, py, pz, cw);
-  const y = pr.sy(px, py, pz, cw);
-  const lengthPx = (L * pr.pxPerUnit) / cw;
-  if (x < -lengthPx || x > pr.W + lengthPx || y < -lengthPx || y > pr.H + lengthPx) return false;
-  const speed = Math.sqrt(vx * vx + vy * vy + vz * vz);
-  // The nose, half a boid length ahead along the velocity, gives the on-screen direction.
-  let dx = 1,
-    dy = 0,
-    hl = 0;
-  if (speed > 0) {
-    const k = (0.5 * L) / speed;
-    const qx = px + vx * k,
-      qy = py + vy * k,
-      qz = pz + vz * k;
-    const qw = pr.w(qx, qy, qz);
-    if (qw > 1e-6) {
-      dx = pr.sx(qx, qy, qz, qw) - x;
-      dy = pr.sy(qx, qy, qz, qw) - y;
-      hl = Math.hypot(dx, dy);
-      if (hl > 1e-6) {
-        dx /= hl;
-        dy /= hl;
-      } else {
-        dx = 1;
-        dy = 0;
-      }
-    }
-  }
-  scratch.sx[at] = x;
-  scratch.sy[at] = y;
-  scratch.ux[at] = dx;
-  scratch.uy[at] = dy;
-  scratch.halfLength[at] = Math.max(hl, MIN_HALF_LENGTH * lengthPx, MIN_HALF_PX);
-  scratch.halfWidth[at] = Math.max(HALF_WIDTH * lengthPx, MIN_HALF_PX);
-  scratch.depth[at] = cw;
-  scratch.rgb[at] = rgb;
-  scratch.order[at] = at;
-  return true;
 }
 
 /** An obstacle on screen: centre, radius in pixels, clip depth. */
@@ -206,6 +147,7 @@ export function drawFlockCanvas2D(
   params: Pick<FlockParams, 'minSpeed' | 'maxSpeed'> & Partial<FlockParams>,
   view: RenderView,
   scratch: Canvas2DScratch,
+  time = 0,
 ): void {
   const W = view.width;
   const H = view.height;
@@ -224,7 +166,7 @@ export function drawFlockCanvas2D(
   const n = state.count;
   const predators = scene.predators.length / 8;
   scratch.ensure(n + predators);
-  const { depth, rgb, order } = scratch;
+  const { depth, order } = scratch;
   const pr = new Projector(view, W, H);
   const colors: ColorContext = {
     mode: scene.colorMode,
@@ -234,43 +176,36 @@ export function drawFlockCanvas2D(
     table: scene.table,
     color: scene.color,
     densityMax: scene.densityMax,
+    ramp: scene.ramp,
   };
-  const L = view.boidSize;
+  const basis = viewBasis(view.viewProj);
+  const box = {
+    boundsMin: params.boundsMin ?? [0, 0, 0],
+    boundsMax: params.boundsMax ?? [1, 1, 1],
+    dimensions: dims,
+  } as Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>;
+  const look = lookFrame(box, scene.shape, scene.light, basis, view.viewProj, H, time);
   const P = state.positions;
   const V = state.velocities;
+  // Boids in front of the camera and on screen (as the GPU clipper keeps them), by clip w;
+  // entries >= n are predators.
   let drawn = 0;
-  for (let i = 0; i < n; i++) {
-    const vx = V[4 * i]!,
-      vy = V[4 * i + 1]!,
-      vz = V[4 * i + 2]!;
-    const c = boidColor(colors, vx, vy, vz, P[4 * i + 3]!, V[4 * i + 3]!);
-    const px = P[4 * i]!,
-      py = P[4 * i + 1]!,
-      pz = P[4 * i + 2]!;
-    if (projectArrow(pr, scratch, drawn, px, py, pz, vx, vy, vz, L, pack(c))) drawn++;
-  }
-  const red = pack(SCENE_COLORS.predator);
+  const keep = (x: number, y: number, z: number, L: number, at: number): void => {
+    const cw = pr.w(x, y, z);
+    if (!(cw > 1e-6)) return;
+    const cz = pr.z(x, y, z);
+    if (cz < -cw || cz > cw) return;
+    const sx = pr.sx(x, y, z, cw);
+    const sy = pr.sy(x, y, z, cw);
+    const reach = (L * pr.pxPerUnit) / cw;
+    if (sx < -reach || sx > W + reach || sy < -reach || sy > H + reach) return;
+    depth[at] = cw;
+    order[drawn++] = at;
+  };
+  for (let i = 0; i < n; i++) keep(P[4 * i]!, P[4 * i + 1]!, P[4 * i + 2]!, view.boidSize, i);
   const S = scene.predators;
-  for (let k = 0; k < predators; k++) {
-    const o = 8 * k;
-    if (
-      projectArrow(
-        pr,
-        scratch,
-        drawn,
-        S[o]!,
-        S[o + 1]!,
-        S[o + 2]!,
-        S[o + 4]!,
-        S[o + 5]!,
-        S[o + 6]!,
-        scene.predatorSize,
-        red,
-      )
-    )
-      drawn++;
-  }
-
+  for (let k = 0; k < predators; k++)
+    keep(S[8 * k]!, S[8 * k + 1]!, S[8 * k + 2]!, scene.predatorSize, n + k);
   // Back to front: farthest (largest clip w) first, so nearer boids cover farther ones.
   const ord = order.subarray(0, drawn);
   ord.sort((a, b) => depth[b]! - depth[a]!);
@@ -290,40 +225,104 @@ export function drawFlockCanvas2D(
   spheres.sort((a, b) => b.depth - a.depth);
   let nextSphere = 0;
 
-  const { sx, sy, ux, uy, halfLength, halfWidth } = scratch;
-  // Consecutive boids of one colour share a path: far fewer fill calls, same overlap order.
-  let current = -1;
-  ctx.beginPath();
+  // Trails: the boids (and what sorts among them) go to a canvas kept between frames, faded here.
+  let draw: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D = ctx;
+  if (scene.trail > 0) {
+    const cw = ctx.canvas.width;
+    const ch = ctx.canvas.height;
+    if (!scratch.trail || scratch.trail.width !== cw || scratch.trail.height !== ch) {
+      scratch.trail =
+        typeof OffscreenCanvas !== 'undefined'
+          ? new OffscreenCanvas(cw, ch)
+          : Object.assign(document.createElement('canvas'), { width: cw, height: ch });
+    }
+    const t = scratch.trail.getContext('2d') as CanvasRenderingContext2D | null;
+    if (t) {
+      draw = t;
+      t.setTransform(1, 0, 0, 1, 0, 0);
+      t.globalCompositeOperation = 'destination-out';
+      t.fillStyle = `rgba(0, 0, 0, ${1 - scene.trail})`;
+      t.fillRect(0, 0, cw, ch);
+      t.globalCompositeOperation = 'source-over';
+    }
+  } else {
+    scratch.trail = null;
+  }
+
+  const style = { current: '' };
+  const flush = () => {
+    if (style.current) draw.fill();
+    style.current = '';
+    draw.beginPath();
+  };
+  const use = (s: string) => {
+    if (s === style.current) return;
+    if (style.current) draw.fill();
+    draw.beginPath();
+    draw.fillStyle = s;
+    style.current = s;
+  };
+  draw.beginPath();
   for (let k = 0; k < drawn; k++) {
     const j = ord[k]!;
     // An obstacle farther away than this boid is drawn first (its own path).
     while (nextSphere < spheres.length && spheres[nextSphere]!.depth > depth[j]!) {
-      if (current >= 0) ctx.fill();
-      current = -1;
-      drawObstacle(ctx, spheres[nextSphere++]!, dims);
-      ctx.beginPath();
+      flush();
+      drawObstacle(draw as CanvasRenderingContext2D, spheres[nextSphere++]!, dims);
+      draw.beginPath();
     }
-    if (rgb[j] !== current) {
-      if (current >= 0) ctx.fill();
-      current = rgb[j]!;
-      ctx.fillStyle = scratch.style(current);
-      ctx.beginPath();
+    if (j < n) {
+      const vx = V[4 * j]!,
+        vy = V[4 * j + 1]!,
+        vz = V[4 * j + 2]!;
+      const c = boidColor(colors, vx, vy, vz, P[4 * j + 3]!, V[4 * j + 3]!);
+      drawBoid(
+        draw,
+        pr,
+        scene,
+        look,
+        scratch,
+        use,
+        params,
+        j,
+        P[4 * j]!,
+        P[4 * j + 1]!,
+        P[4 * j + 2]!,
+        vx,
+        vy,
+        vz,
+        view.boidSize,
+        c,
+        basis.eye,
+      );
+    } else {
+      const o = 8 * (j - n);
+      const s = params.maxSpeed;
+      drawBoid(
+        draw,
+        pr,
+        scene,
+        look,
+        scratch,
+        use,
+        params,
+        j - n,
+        S[o]!,
+        S[o + 1]!,
+        S[o + 2]!,
+        S[o + 4]! * s,
+        S[o + 5]! * s,
+        S[o + 6]! * s,
+        scene.predatorSize,
+        SCENE_COLORS.predator,
+        basis.eye,
+      );
     }
-    const x = sx[j]!,
-      y = sy[j]!,
-      ax = ux[j]!,
-      ay = uy[j]!;
-    const hl = halfLength[j]!,
-      hw = halfWidth[j]!;
-    // An arrowhead: nose, two back corners and a notch in the tail (as BOID_MESH seen from above).
-    ctx.moveTo(x + ax * hl, y + ay * hl);
-    ctx.lineTo(x - ax * hl - ay * hw, y - ay * hl + ax * hw);
-    ctx.lineTo(x - ax * hl * 0.55, y - ay * hl * 0.55);
-    ctx.lineTo(x - ax * hl + ay * hw, y - ay * hl - ax * hw);
-    ctx.closePath();
   }
-  if (current >= 0) ctx.fill();
-  while (nextSphere < spheres.length) drawObstacle(ctx, spheres[nextSphere++]!, dims);
+  flush();
+  while (nextSphere < spheres.length)
+    drawObstacle(draw as CanvasRenderingContext2D, spheres[nextSphere++]!, dims);
+  if (draw !== ctx && scratch.trail) ctx.drawImage(scratch.trail, 0, 0);
 
   if (scene.bounds) drawBounds(ctx, pr, scene.bounds.min, scene.bounds.max, dims);
   if (scene.attractor) {
@@ -382,4 +381,124 @@ function drawBounds(
     }
   }
   ctx.stroke();
+}
+
+/**
+ * One boid (or predator) of colour `base`: its mesh's triangles, animated, lit and fogged per
+ * face (look.glsl's boidLook on the CPU), or a dot when it is the `dot` shape or shorter on screen
+ * than lodPixels. Adds to the current path while the fill style stays the same (`use`).
+ */
+function drawBoid(
+  ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D,
+  pr: Projector,
+  scene: RenderScene,
+  look: LookFrame,
+  scratch: Canvas2DScratch,
+  use: (style: string) => void,
+  params: Pick<FlockParams, 'minSpeed' | 'maxSpeed'>,
+  id: number,
+  px: number,
+  py: number,
+  pz: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  L: number,
+  base: readonly number[],
+  eye: readonly number[],
+): void {
+  const dims = scene.dimensions;
+  const cw = pr.w(px, py, pz);
+  const lengthPx = (L * look.pxPerUnit) / cw;
+  const fogAt = (x: number, y: number, z: number) =>
+    fogAmount(
+      (x - eye[0]!) * pr.fwd[0] + (y - eye[1]!) * pr.fwd[1] + (z - eye[2]!) * pr.fwd[2],
+      scene.fog,
+      look,
+    );
+  if (scene.shape === 'dot' || (scene.lodPixels > 0 && lengthPx < scene.lodPixels)) {
+    const r = Math.max((scene.shape === 'dot' ? DOT_RADIUS : LOD_DOT) * lengthPx, MIN_DOT_PX);
+    const n = unit3(eye[0]! - px, eye[1]! - py, eye[2]! - pz);
+    const f = fogAt(px, py, pz);
+    use(
+      scratch.style(
+        shade(base, n, scene.lighting, look).map((c) => c),
+        1 - f,
+      ),
+    );
+    const x = pr.sx(px, py, pz, cw);
+    const y = pr.sy(px, py, pz, cw);
+    if (r >= ROUND_DOT_PX) {
+      ctx.moveTo(x + r, y);
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+    } else ctx.rect(x - r, y - r, 2 * r, 2 * r);
+    return;
+  }
+  const speed = Math.hypot(vx, vy, vz);
+  const fwd = speed > 1e-12 ? [vx / speed, vy / speed, vz / speed] : [1, 0, 0];
+  const ref = dims === 2 ? [0, 0, 1] : Math.abs(fwd[1]!) < 0.999 ? [0, 1, 0] : [0, 0, 1];
+  const side = unit3(
+    fwd[1]! * ref[2]! - fwd[2]! * ref[1]!,
+    fwd[2]! * ref[0]! - fwd[0]! * ref[2]!,
+    fwd[0]! * ref[1]! - fwd[1]! * ref[0]!,
+  );
+  const up = [
+    side[1] * fwd[2]! - side[2] * fwd[1]!,
+    side[2] * fwd[0]! - side[0] * fwd[2]!,
+    side[0] * fwd[1]! - side[1] * fwd[0]!,
+  ];
+  const mesh = MESHES[scene.shape];
+  const angles = animationAngles(
+    id,
+    vx,
+    vy,
+    vz,
+    look.clock,
+    scene.flap,
+    params.minSpeed,
+    params.maxSpeed,
+    dims,
+  );
+  const toWorld = (q: readonly number[], k: number) =>
+    q[0]! * fwd[k]! + q[1]! * up[k]! + q[2]! * side[k]!;
+  for (let t = 0; t < mesh.length / 24; t++) {
+    const pts: number[] = [];
+    let n: number[] = [0, 0, 0];
+    let cx = 0,
+      cy = 0,
+      cz = 0;
+    let ok = true;
+    for (let v = 0; v < 3; v++) {
+      const a = animateVertex(mesh, 3 * t + v, angles);
+      const x = px + L * toWorld(a.p, 0);
+      const y = py + L * toWorld(a.p, 1);
+      const z = pz + L * toWorld(a.p, 2);
+      cx += x / 3;
+      cy += y / 3;
+      cz += z / 3;
+      if (v === 0) n = [toWorld(a.n, 0), toWorld(a.n, 1), toWorld(a.n, 2)];
+      const w = pr.w(x, y, z);
+      if (!(w > 1e-6)) ok = false;
+      pts.push(pr.sx(x, y, z, w), pr.sy(x, y, z, w));
+    }
+    if (!ok) continue;
+    // Turned toward the eye, as the shaders do per vertex (a face's vertices share its normal).
+    if (n[0]! * (eye[0]! - cx) + n[1]! * (eye[1]! - cy) + n[2]! * (eye[2]! - cz) < 0)
+      n = n.map((x) => -x);
+    use(
+      scratch.style(
+        shade(base, unit3(n[0]!, n[1]!, n[2]!), scene.lighting, look),
+        1 - fogAt(cx, cy, cz),
+      ),
+    );
+    ctx.moveTo(pts[0]!, pts[1]!);
+    ctx.lineTo(pts[2]!, pts[3]!);
+    ctx.lineTo(pts[4]!, pts[5]!);
+    ctx.closePath();
+  }
+}
+
+function unit3(x: number, y: number, z: number): [number, number, number] {
+  const l = Math.hypot(x, y, z) || 1;
+  return [x / l, y / l, z / l];
 }
