@@ -1,8 +1,11 @@
-// `npm run docs:attributes`: writes the <gpu-flock> attribute table into README.md from the
-// schemas (src/element/readme-table.ts, loaded through Vite's module runner: it is TypeScript).
-import { readFileSync, writeFileSync } from 'node:fs';
+// `npm run docs:attributes`: writes the <gpu-flock> attribute table into README.md and the
+// attribute types of the framework declarations into src/element/attribute-types.gen.ts, both
+// from the schemas (src/element/readme-table.ts and attribute-types.ts, loaded through Vite's
+// module runner: they are TypeScript).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { runnerImport } from 'vite';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,4 +22,20 @@ console.log(
   after === before
     ? 'README.md: attribute table up to date'
     : 'README.md: attribute table rewritten',
+);
+
+const types = await runnerImport(join(root, 'src/element/attribute-types.ts'), {
+  root,
+  configFile: false,
+  logLevel: 'error',
+});
+const typesFile = join(root, types.module.ATTRIBUTE_TYPES_FILE);
+const typesBefore = existsSync(typesFile) ? readFileSync(typesFile, 'utf8') : '';
+const typesAfter = await prettier.format(types.module.attributeTypesSource(), {
+  ...(await prettier.resolveConfig(typesFile)),
+  filepath: typesFile,
+});
+if (typesAfter !== typesBefore) writeFileSync(typesFile, typesAfter);
+console.log(
+  `${types.module.ATTRIBUTE_TYPES_FILE}: ${typesAfter === typesBefore ? 'up to date' : 'rewritten'}`,
 );

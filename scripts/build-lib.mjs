@@ -11,11 +11,21 @@
 //                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
 //   dist/types/**.d.ts                        declarations (only those the entries reach)
+//   dist/types/element/{react,vue,svelte}.d.ts <gpu-flock> in each framework's checker (types
+//                                             only: gpu-flock/react, gpu-flock/vue, ...)
 // Shaders stay files (glsl/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
 // import.meta.glob into string constants (comments squeezed out, lines kept), so nothing
 // bundler-specific ships.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
@@ -26,6 +36,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 export const WORKER_FILE = 'gpu-flock.cpu-worker.js';
 export const ELEMENT_FILE = 'gpu-flock.element.js';
+/** Type-only subpath exports (`gpu-flock/react`, ...): src/element/*.d.ts, shipped as they are. */
+const FRAMEWORK_DECLARATIONS = ['react.d.ts', 'vue.d.ts', 'svelte.d.ts'];
 const WORKER_SOURCE = "new URL('./cpu-worker.ts', import.meta.url)";
 const WORKER_MARK = '__GPU_FLOCK_CPU_WORKER_URL__';
 
@@ -157,6 +169,7 @@ function fixDeclarations(typesDir) {
   };
   visit(join(typesDir, 'index.d.ts'));
   visit(join(typesDir, 'element/index.d.ts'));
+  for (const f of FRAMEWORK_DECLARATIONS) visit(join(typesDir, 'element', f));
   for (const f of files) if (!keep.has(f)) rmSync(f);
   const prune = (dir) => {
     for (const name of readdirSync(dir)) {
@@ -173,6 +186,8 @@ function fixDeclarations(typesDir) {
   // merge with @webgpu/types where a consumer has it.
   const gpuNames = new Set();
   for (const f of keep) {
+    // The framework declarations import their framework's types (the consumer has them).
+    if (FRAMEWORK_DECLARATIONS.some((d) => f.endsWith(`/element/${d}`))) continue;
     const text = readFileSync(f, 'utf8');
     if (/\/\/\/\s*<reference/.test(text)) {
       throw new Error(`${relative(root, f)} needs ambient types a consumer does not have`);
@@ -218,5 +233,10 @@ await minifyFile(ELEMENT_FILE);
 await minifyFile(WORKER_FILE);
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });
+// The framework declarations are hand-written .d.ts files (tsc copies none): they join the
+// emitted ones before the specifiers are fixed.
+for (const f of FRAMEWORK_DECLARATIONS) {
+  copyFileSync(join(root, 'src/element', f), join(dist, 'types/element', f));
+}
 fixDeclarations(join(dist, 'types'));
 console.log('dist/ written');

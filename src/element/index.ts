@@ -13,4 +13,10 @@ export { stillPlan, STILL_BUDGET_MS } from './still';
 export type { StillPlan } from './still';
 export { ELEMENT_ATTRIBUTES, attributeTable, kebabCase, schemaAttributes } from './attributes';
 export type { SchemaAttribute, SchemaEntry } from './attributes';
+export type {
+  GpuFlockAttributes,
+  GpuFlockReactAttributes,
+  Vec3Attribute,
+} from './attribute-types.gen';
+export type { GpuFlockEventMap, GpuFlockErrorDetail } from './events';
 export * from '../index';
