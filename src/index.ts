@@ -53,3 +53,20 @@ export {
 export type { Preset, PresetName } from './core/presets';
 export { DebugLayer, neighboursOf } from './debug-layer';
 export type { DebugView, PickedBoid } from './debug-layer';
+export {
+  DEFAULT_BOX_DENSITY,
+  autoBoundsBox,
+  densityCount,
+  drawingBufferSize,
+  type BufferSize,
+} from './core/page';
+export {
+  WARMUP_BUDGET_MS,
+  runWarmup,
+  warmupPlan,
+  warmupTimeStep,
+  type WarmupPlan,
+  type WarmupResult,
+} from './core/warmup';
+export { FrameCap } from './core/frame-clock';
+export type { PointerTarget } from './core/view';

@@ -1,12 +1,12 @@
 /**
- * The demo's whole state in the URL: `preset=`, `camera=`, `autoBounds=` on top of url-params.ts
+ * The demo's whole state in the URL: `preset=`, `camera=`, `scaleBox=` on top of url-params.ts
  * (parameters, view options, backend, paused, disable), and the reverse for the "copy link"
  * button (`demoQuery`). No DOM here (unit-tested in Node).
  *
  * - `preset=murmuration|school|swarm|stress`: the preset's parameters and view apply first; the
  *   URL's own parameters and view options override them.
  * - `camera=yaw,pitch,distance,x,y,z`: the orbit camera (radians, world units; x,y,z the target).
- * - `autoBounds=1|0`: the box scales with the count at the scene's density (on unless the URL
+ * - `scaleBox=1|0`: the box scales with the count at the scene's density (on unless the URL
  *   gives boundsMin or boundsMax). Under it the box comes from sceneBounds(count, dimensions,
  *   density), density the preset's or SCENE_DENSITY's.
  */
@@ -28,7 +28,7 @@ import {
 import { parseQuery } from './url-params';
 
 /** Query keys the demo handles itself, beside the schemas' names and backend/paused/disable. */
-export const DEMO_KEYS = ['preset', 'camera', 'autoBounds'] as const;
+export const DEMO_KEYS = ['preset', 'camera', 'scaleBox'] as const;
 
 /** The camera fields a link carries (fovY stays the default). */
 export type CameraPose = Pick<OrbitCamera, 'yaw' | 'pitch' | 'distance' | 'target'>;
@@ -41,8 +41,8 @@ export interface DemoQuery {
   preset: PresetName | null;
   camera: CameraPose | null;
   /** The box scales with the count (see the module doc). */
-  autoBounds: boolean;
-  /** The scene's density, boids per unit³ (3D) or unit² (2D), for autoBounds. */
+  scaleBox: boolean;
+  /** The scene's density, boids per unit³ (3D) or unit² (2D), for scaleBox. */
   density: number;
 }
 
@@ -97,12 +97,12 @@ export function parseDemoQuery(search: string): DemoQuery {
     else camera = c;
   }
   const explicitBounds = query.has('boundsMin') || query.has('boundsMax');
-  let autoBounds = !explicitBounds;
-  const autoText = query.get('autoBounds');
+  let scaleBox = !explicitBounds;
+  const autoText = query.get('scaleBox');
   if (autoText !== null) {
     const t = truthy(autoText);
-    if (t === null) ignored('autoBounds', autoText, 'allowed: 1, 0, true or false');
-    else autoBounds = t;
+    if (t === null) ignored('scaleBox', autoText, 'allowed: 1, 0, true or false');
+    else scaleBox = t;
   }
 
   const fromPreset = preset ? presetOptions(preset) : { params: {}, view: {} };
@@ -114,7 +114,7 @@ export function parseDemoQuery(search: string): DemoQuery {
     preset && (PRESETS[preset].params.dimensions ?? 3) === dims
       ? PRESETS[preset].density
       : SCENE_DENSITY[dims];
-  if (autoBounds) {
+  if (scaleBox) {
     const count = params.count ?? defaultParams().count;
     Object.assign(params, sceneBounds(count, dims, density));
     // The school's rocks follow the box unless the URL gives obstacles.
@@ -126,11 +126,11 @@ export function parseDemoQuery(search: string): DemoQuery {
   try {
     validateParams(params);
   } catch (e) {
-    errors.push(`autoBounds ignored: ${e instanceof Error ? e.message : String(e)}`);
+    errors.push(`scaleBox ignored: ${e instanceof Error ? e.message : String(e)}`);
     delete params.boundsMin;
     delete params.boundsMax;
     Object.assign(params, fromPreset.params, urlParams);
-    autoBounds = false;
+    scaleBox = false;
   }
 
   const options: FlockOptions = { ...rest.options };
@@ -144,7 +144,7 @@ export function parseDemoQuery(search: string): DemoQuery {
     errors: [...errors, ...rest.errors],
     preset,
     camera,
-    autoBounds,
+    scaleBox,
     density,
   };
 }
@@ -178,7 +178,7 @@ export interface DemoLinkState {
   viewDefaults: Readonly<Record<string, unknown>>;
   preset: PresetName | null;
   camera: CameraPose;
-  autoBounds: boolean;
+  scaleBox: boolean;
   paused: boolean;
   /** An explicit backend choice to keep (null: auto, left out). */
   backend: string | null;
@@ -188,7 +188,7 @@ export interface DemoLinkState {
 /**
  * The query string (with `?`) that reopens the demo in `s`: the preset, then every parameter and
  * view option that differs from what the preset (or the defaults) gives, the camera, and
- * autoBounds=0 when the box is explicit (the bounds are then written).
+ * scaleBox=0 when the box is explicit (the bounds are then written).
  */
 export function demoQuery(s: DemoLinkState): string {
   const q = new URLSearchParams();
@@ -199,13 +199,13 @@ export function demoQuery(s: DemoLinkState): string {
   const base = { ...defaultParams(), ...fromPreset.params } as Record<string, unknown>;
   const params = s.params as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(params)) {
-    if (s.autoBounds && (k === 'boundsMin' || k === 'boundsMax')) continue;
-    // Under autoBounds the school's rocks are derived from the box too.
-    if (s.autoBounds && k === 'obstacles' && s.preset === 'school') continue;
+    if (s.scaleBox && (k === 'boundsMin' || k === 'boundsMax')) continue;
+    // Under scaleBox the school's rocks are derived from the box too.
+    if (s.scaleBox && k === 'obstacles' && s.preset === 'school') continue;
     if (JSON.stringify(v) === JSON.stringify(base[k])) continue;
     q.set(k, textOf(v));
   }
-  if (!s.autoBounds) q.set('autoBounds', '0');
+  if (!s.scaleBox) q.set('scaleBox', '0');
   const viewBase = { ...s.viewDefaults, ...fromPreset.view };
   for (const [k, v] of Object.entries(s.view)) {
     if (JSON.stringify(v) !== JSON.stringify(viewBase[k])) q.set(k, textOf(v));

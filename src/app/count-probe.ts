@@ -91,10 +91,27 @@ export interface CountProbe {
 }
 
 /**
+ * A frame estimated above this (ms) would leave the page unanswering (a step of 1M boids on a
+ * software GPU takes seconds): counts chosen from a menu or a slider are capped below it.
+ */
+export const MAX_FRAME_MS = 250;
+
+/**
+ * The largest count up to `wanted` whose estimated frame fits `maxFrameMs`: `wanted` itself when
+ * it fits (or when the cost does not grow with the count), else floor((maxFrameMs - fixedMs) /
+ * perBoidMs), never below min(wanted, COUNT_LADDER[0]).
+ */
+export function boundedCount(cost: FrameCost, wanted: number, maxFrameMs = MAX_FRAME_MS): number {
+  if (estimateMs(cost, wanted) <= maxFrameMs || cost.perBoidMs <= 0) return wanted;
+  const n = Math.floor((maxFrameMs - cost.fixedMs) / cost.perBoidMs);
+  return Math.min(wanted, Math.max(COUNT_LADDER[0], n));
+}
+
+/**
  * Times `frames` frames of one step and one draw at the flock's count (after one untimed frame:
  * pipelines compile, the first draw). The state moves on by frames + 1 steps.
  */
-async function timeFrames(flock: Flock, frames: number): Promise<FrameSample> {
+export async function timeFrames(flock: Flock, frames: number): Promise<FrameSample> {
   const count = flock.params.count;
   await flock.step(1);
   flock.render();
@@ -112,16 +129,20 @@ async function timeFrames(flock: Flock, frames: number): Promise<FrameSample> {
  * Measures the flock's frame at its count and, when `reduce(frameMs)` says the count is to be
  * chosen (a phone, a slow device), measures again at the count a proportional cost picks
  * (`setCount` changes it the demo's way: the box scales with it) and chooses from the line through
- * both. Stops the loop while it measures and restarts it if it was running. When `reduce` says
+ * both, never above `maxCount` (the flock's own limit by default). Its cost is bounded when the
+ * flock starts at a small count: the second sample's count is one the first sample's proportional
+ * cost (an overestimate: it counts the fixed costs per boid) puts within one frame of targetFps.
+ * Stops the loop while it measures and restarts it if it was running. When `reduce` says
  * no, returns the flock's own count and makes no second measurement. The caller sets the chosen
  * count (the flock may be left at the second sample's count).
  */
 export async function probeCount(
   flock: Flock,
-  reduce: (frameMs: number) => boolean,
+  reduce: (first: FrameSample) => boolean,
   setCount: (count: number) => void,
   targetFps = 30,
   frames = 3,
+  maxCount = flock.maxCount,
 ): Promise<CountProbe & { reduce: boolean }> {
   const running = flock.running;
   flock.stop();
@@ -130,10 +151,11 @@ export async function probeCount(
     const first = await timeFrames(flock, frames);
     const base = { frameMs: first.frameMs, atCount: first.count };
     const proportional = fitFrameCost(first);
-    if (!reduce(first.frameMs)) {
+    if (!reduce(first)) {
       return { ...base, count: first.count, cost: proportional, reduce: false };
     }
-    const guess = chooseCount(proportional, budget, flock.maxCount);
+    const limit = Math.min(maxCount, flock.maxCount);
+    const guess = chooseCount(proportional, budget, limit);
     if (guess === first.count) return { ...base, count: guess, cost: proportional, reduce: true };
     setCount(guess);
     const second = await timeFrames(flock, frames);
@@ -142,7 +164,7 @@ export async function probeCount(
       ...base,
       second,
       cost,
-      count: chooseCount(cost, budget, flock.maxCount),
+      count: chooseCount(cost, budget, limit),
       reduce: true,
     };
   } finally {

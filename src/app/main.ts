@@ -1,13 +1,13 @@
 /**
  * The demo page (index.html): a full-window flock driven by the URL query (app-state.ts over
- * url-params.ts: parameters, view options, preset, camera, autoBounds), a dat.gui panel built
+ * url-params.ts: parameters, view options, preset, camera, scaleBox), a dat.gui panel built
  * from the schemas (param-gui.ts), orbit camera and touch controls (orbit-controls.ts), a text
  * overlay (overlay.ts), a caption saying what the scene is and which backend draws it and why,
  * and a key/gesture legend that hides after first use. Uses only the public API (src/index.ts).
  * Exposes `window.flock` and `window.flockReady` (see globals.d.ts), and `window.demo` (the
  * page's own state, for tests).
  *
- * "Box scales with count" (autoBounds, on unless the URL gives a box): the box holds the count
+ * "Box scales with count" (scaleBox, on unless the URL gives a box): the box holds the count
  * at the scene's density (sceneBounds in src/core/presets.ts), so moving the count slider keeps
  * the look; createFlock's own defaults stay DESIGN's 64-unit box.
  */
@@ -36,12 +36,21 @@ import {
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
 import {
+  boundedCount,
+  estimateMs,
+  fitFrameCost,
   isSmallTouchScreen,
+  MAX_FRAME_MS,
   probeCount,
   probeMessage,
   SLOW_FPS,
+  timeFrames,
   type CountProbe,
+  type FrameCost,
 } from './count-probe';
+import { embedCode } from '../element/embed-code';
+import { PROBE_START_COUNT } from '../element/gpu-flock-element';
+import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui } from './param-gui';
@@ -53,8 +62,8 @@ function messageOf(e: unknown): string {
 /** The page's own state beside the flock's. */
 export interface DemoState {
   preset: PresetName | null;
-  autoBounds: boolean;
-  /** Boids per unit³ (3D) or unit² (2D) of the scene, for autoBounds. */
+  scaleBox: boolean;
+  /** Boids per unit³ (3D) or unit² (2D) of the scene, for scaleBox. */
   density: number;
   /** The backend choice in the URL ('auto' when none). */
   backendChoice: string;
@@ -66,7 +75,14 @@ export interface DemoState {
 declare global {
   interface Window {
     /** The demo's state and panel (tests read them). */
-    demo?: { state: DemoState; gui: () => ParamGui; link: () => string; debug: DebugLayer };
+    demo?: {
+      state: DemoState;
+      gui: () => ParamGui;
+      link: () => string;
+      /** The `<gpu-flock ...>` line of the current state ("Copy embed code"). */
+      embed: () => string;
+      debug: DebugLayer;
+    };
   }
 }
 
@@ -139,7 +155,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const params: Partial<FlockParams> = { ...query.options.params };
   const state: DemoState = {
     preset: query.preset,
-    autoBounds: query.autoBounds,
+    scaleBox: query.scaleBox,
     density: query.density,
     backendChoice: query.options.backend ?? 'auto',
     disable: [...(query.options.disable ?? [])],
@@ -151,7 +167,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     if (full.count <= CPU_MAX_COUNT) return false;
     Object.assign(
       params,
-      state.autoBounds ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
+      state.scaleBox ? rescaleForCount(full, CPU_MAX_COUNT) : { count: CPU_MAX_COUNT },
     );
     return true;
   };
@@ -159,14 +175,28 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   // explicit count above the cap is reported and ignored below).
   const urlHasCount = new URLSearchParams(location.search).has('count');
   if (!urlHasCount && capForCpu()) {
-    overlay.setStatus(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`);
+    overlay.setCountNote(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`, CPU_MAX_COUNT);
+  }
+  // Without a count in the URL the device is measured first, at a count small enough for any
+  // device (never a step of the Stress preset's million boids on a software GPU), and the
+  // scene's count is then taken as far as the measurement allows (see the end of boot).
+  const sceneCount = validateParams(params).count;
+  if (!urlHasCount) {
+    const start = Math.min(PROBE_START_COUNT, sceneCount);
+    const full = validateParams(params);
+    Object.assign(params, state.scaleBox ? rescaleForCount(full, start) : { count: start });
   }
   const urlErrors = [...query.errors];
   overlay.setUrlErrors(urlErrors);
   const schema = VIEW_SCHEMA;
   const view = { ...query.options.view };
   if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
-  const options = { ...query.options, params, view, autoStart: !query.paused };
+  // The warm-up (DESIGN section 7; 2 s unless the URL says) is flown once the count is chosen.
+  const warmup = typeof view.warmup === 'number' ? view.warmup : 2;
+  view.warmup = 0;
+  // Nothing shows until the first frame of the formed flock.
+  container.style.visibility = 'hidden';
+  const options = { ...query.options, params, view, autoStart: false };
   // A URL parameter that is valid alone but that the rung cannot take (`?count=100000&backend=cpu`)
   // is shown and ignored like any bad URL value (DESIGN section 4): the flock starts without it.
   let flock: Flock;
@@ -195,6 +225,14 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     if (caption) caption.textContent = captionText(flock, state);
   };
 
+  const embed = (): string =>
+    embedCode({
+      params: flock.params,
+      view: flock.view,
+      backend: state.backendChoice,
+      disable: state.disable,
+    });
+
   const link = (): string => {
     const c = flock.camera;
     const camera: CameraPose = {
@@ -211,27 +249,56 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       viewDefaults,
       preset: state.preset,
       camera,
-      autoBounds: state.autoBounds,
+      scaleBox: state.scaleBox,
       paused: !flock.running,
       backend: state.backendChoice === 'auto' ? null : state.backendChoice,
       disable: state.disable,
     });
   };
 
-  /** setParams the demo's way: under autoBounds, count and dimensions move the box too. */
+  /** The device's frame cost as measured (the boot probe); null with a count in the URL. */
+  let frameCost: FrameCost | null = null;
+  /**
+   * A count from the menu or the panel, bounded: above what the measured frame cost allows in
+   * MAX_FRAME_MS it is cut there, and the overlay says so while that count runs.
+   */
+  const bounded = (wanted: number): number => {
+    const s = flock.stats;
+    const cost =
+      frameCost ??
+      (s.timing !== 'none' && s.stepMs > 0
+        ? { fixedMs: 0, perBoidMs: s.stepMs / flock.params.count }
+        : null);
+    if (!cost) return wanted;
+    const count = boundedCount(cost, wanted);
+    if (count < wanted) {
+      const n = (x: number) => x.toLocaleString('en-US');
+      overlay.setCountNote(
+        `${n(wanted)} boids asked; ${n(count)} run: about ${estimateMs(cost, wanted).toFixed(0)} ms ` +
+          `a frame estimated for ${n(wanted)} here (limit ${MAX_FRAME_MS} ms, so the page keeps answering)`,
+        count,
+      );
+    }
+    return count;
+  };
+
+  /** setParams the demo's way: under scaleBox, count and dimensions move the box too. */
   const setParams = (partial: Partial<FlockParams>) => {
     const next = { ...partial };
+    if (next.count !== undefined && next.count > flock.params.count) {
+      next.count = bounded(next.count);
+    }
     if (next.boundsMin !== undefined || next.boundsMax !== undefined) {
       flock.setParams(next);
-      state.autoBounds = false;
+      state.scaleBox = false;
       return;
     }
-    if (state.autoBounds && next.dimensions !== undefined) {
+    if (state.scaleBox && next.dimensions !== undefined) {
       const dims = next.dimensions;
       const count = next.count ?? flock.params.count;
       state.density = densityFor(state.preset, dims);
       Object.assign(next, sceneBounds(count, dims, state.density));
-    } else if (state.autoBounds && next.count !== undefined) {
+    } else if (state.scaleBox && next.count !== undefined) {
       Object.assign(next, rescaleForCount(flock.params, next.count));
     }
     flock.setParams(next);
@@ -260,6 +327,13 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       flock.camera = defaultCamera(flock.params);
       redrawIfPaused();
     },
+    copyEmbed() {
+      const line = embed();
+      const done = () => overlay.setStatus(`embed code copied: ${line}`);
+      const failed = () => overlay.setStatus(`embed code (clipboard not available): ${line}`);
+      if (navigator.clipboard?.writeText) navigator.clipboard.writeText(line).then(done, failed);
+      else failed();
+    },
     copyLink() {
       const q = link();
       history.replaceState(null, '', `${location.pathname}${q}`);
@@ -287,8 +361,8 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       location.search = link();
     },
     setParams,
-    setAutoBounds(on: boolean) {
-      state.autoBounds = on;
+    setScaleBox(on: boolean) {
+      state.scaleBox = on;
       if (on) {
         const p = flock.params;
         setParams({ count: p.count, ...sceneBounds(p.count, p.dimensions, state.density) });
@@ -299,7 +373,9 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
 
   /** A preset over the defaults (null: the default scene), the box from its density. */
   const applyPreset = (name: PresetName | null) => {
-    const max = flock.maxCount > 0 ? flock.maxCount : Infinity;
+    const limit = flock.maxCount > 0 ? flock.maxCount : Infinity;
+    // The preset's count as far as this device's measured frame cost allows (Stress: 2^20).
+    const max = name ? bounded(presetOptions(name, limit).params.count!) : limit;
     let next: Partial<FlockParams>;
     let view: Record<string, unknown> = {};
     if (name) {
@@ -320,7 +396,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     const { fit, showGrid, showVelocities } = flock.view;
     flock.setView({ ...defaultView(), fit, showGrid, showVelocities, ...view });
     state.preset = name;
-    state.autoBounds = true;
+    state.scaleBox = true;
     flock.camera = defaultCamera(flock.params);
   };
 
@@ -330,7 +406,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       actions,
       viewSchema: schema,
       preset: () => state.preset ?? '',
-      autoBounds: () => state.autoBounds,
+      scaleBox: () => state.scaleBox,
       backendChoice: state.backendChoice,
       onChange: () => {
         updateCaption();
@@ -340,7 +416,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   gui = makeGui();
   new OrbitControls(container, flock, redrawIfPaused);
   const debug = new DebugLayer(flock, container);
-  window.demo = { state, gui: () => gui, link, debug };
+  window.demo = { state, gui: () => gui, link, embed, debug };
   // A click (no drag) on a boid picks it: its radii and neighbours are drawn (pickedBoid).
   let down: { x: number; y: number } | null = null;
   container.addEventListener('pointerdown', (e) => {
@@ -401,23 +477,50 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }
   });
 
-  // No count in the URL: a phone gets the largest count it holds at >= 30 fps, measured; any other
-  // device is measured too, and one that draws the default count below SLOW_FPS (an old laptop, a
-  // software GPU) gets the largest count that holds 30 fps, so that a flock forms in seconds
-  // rather than a gas crawling at a few frames per second. ?count=N always wins.
+  // No count in the URL: measured at the small start count. A phone, or a device the measurement
+  // says draws the scene's count below SLOW_FPS (an old laptop, a software GPU), gets the largest
+  // count that holds 30 fps; any other device gets the scene's count as far as MAX_FRAME_MS a
+  // frame allows (measured again there before going further). ?count=N always wins.
   if (!urlHasCount) {
     const phone = isSmallTouchScreen();
+    const slow = (s: { count: number; frameMs: number }) =>
+      estimateMs(fitFrameCost(s), sceneCount) > 1000 / SLOW_FPS;
     const { reduce, ...probe } = await probeCount(
       flock,
-      (frameMs) => phone || 1000 / frameMs < SLOW_FPS,
+      (s) => phone || slow(s),
       (count) => setParams({ count }),
     );
+    frameCost = probe.cost;
     if (reduce) {
       state.probe = probe;
       if (probe.count !== flock.params.count) setParams({ count: probe.count });
-      overlay.setProbe(probeMessage(probe, phone));
+      overlay.setProbe(probeMessage(probe, phone), probe.count);
+    } else if (sceneCount > flock.params.count) {
+      const first = { count: probe.atCount, frameMs: probe.frameMs };
+      setParams({ count: sceneCount });
+      if (flock.params.count < sceneCount) {
+        // Cut by the proportional estimate (an overestimate): measure there, fit, go on.
+        const second = await timeFrames(flock, 3);
+        frameCost = fitFrameCost(first, second);
+        setParams({ count: sceneCount });
+      }
     }
   }
+  // The warm-up, unseen (DESIGN section 7): the first frame shows a formed flock.
+  try {
+    await runWarmup(flock, warmupPlan(flock.params, warmup, flock.time), {
+      budgetMs: WARMUP_BUDGET_MS,
+      now: () => performance.now(),
+      yieldToPage: macrotask,
+    });
+  } catch (e) {
+    overlay.addRuntimeError(messageOf(e));
+  }
+  flock.setView({ warmup });
+  container.style.visibility = '';
+  flock.render();
+  if (!query.paused) flock.start();
+  gui.setRunning(flock.running);
 
   overlay.attach(flock);
   watch();

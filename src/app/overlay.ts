@@ -4,12 +4,16 @@
  * rejected GUI values, runtime errors, a failed start). Plain DOM; the flock is polled a few times
  * per second. Each line carries a data-field attribute for tests.
  */
-import { PASS_NAMES, type BackendKind, type Flock } from '../index';
+import { CPU_MAX_COUNT, PASS_NAMES, type BackendKind, type Flock } from '../index';
 
 export class Overlay {
   private flock: Flock | null = null;
   private status = '';
   private probe = '';
+  /** The count the probe chose: its line shows only while the flock runs that count. */
+  private probeCount = -1;
+  /** A note about the count (the cpu cap, a count cut to keep the page answering), and the count it is about. */
+  private countNote: { text: string; count: number } | null = null;
   private urlErrors: string[] = [];
   private guiError: string | null = null;
   private runtimeErrors: string[] = [];
@@ -44,9 +48,20 @@ export class Overlay {
     this.render();
   }
 
-  /** What the demo chose for this device (the count probe on a small touch screen). */
-  setProbe(text: string): void {
+  /**
+   * What the demo chose for this device (the count probe on a small touch screen or a slow
+   * device) and the count it chose: shown while the flock runs that count, so that the overlay
+   * never says "chosen for 30 fps" of a count picked since from the menu or the panel.
+   */
+  setProbe(text: string, count: number): void {
     this.probe = text;
+    this.probeCount = count;
+    this.render();
+  }
+
+  /** A note about `count` (the cpu cap, a cut count), shown while the flock runs that count. */
+  setCountNote(text: string, count: number): void {
+    this.countNote = { text, count };
     this.render();
   }
 
@@ -74,9 +89,10 @@ export class Overlay {
       // The phone layout shows only this line (app.css): backend, count, fps, and how many
       // messages a tap on it unfolds (the caption at the bottom names the scene).
       const messages = this.urlErrors.length + (this.guiError ? 1 : 0) + this.runtimeErrors.length;
+      const probed = this.probe !== '' && p.count === this.probeCount;
       lines.push([
         'compact',
-        `${f.backend} · ${p.count} boids${this.probe ? ' (chosen for 30 fps)' : ''} · ` +
+        `${f.backend} · ${p.count} boids${probed ? ' (chosen for 30 fps)' : ''} · ` +
           `${f.stats.fps.toFixed(0)} fps` +
           (f.running && f.stats.stepsPerFrame > 0 && f.stats.timeScale < 0.95
             ? ` · ${f.stats.timeScale.toPrecision(2)}x real time`
@@ -108,6 +124,9 @@ export class Overlay {
       if (passes.length > 0) lines.push(['passes', `passes (ms): ${passes.join(' · ')}`]);
       const reasons = Object.entries(f.fallbackReasons) as [BackendKind, string][];
       for (const [kind, why] of reasons) {
+        // The cpu rung's cap note is about the count it started with: gone once another runs.
+        if (kind === f.backend && why.startsWith('count capped') && p.count !== CPU_MAX_COUNT)
+          continue;
         // The chosen rung's own entry is a note (the cpu count cap), not a skip.
         const text = kind === f.backend ? `${kind}: ${why}` : `skipped ${kind}: ${why}`;
         lines.push(['fallback', text, 'note']);
@@ -115,7 +134,11 @@ export class Overlay {
     } else if (!this.fatal) {
       lines.push(['backend', 'starting…']);
     }
-    if (this.probe) lines.push(['probe', this.probe, 'note']);
+    const count = f?.params.count;
+    if (this.probe && (count === undefined || count === this.probeCount))
+      lines.push(['probe', this.probe, 'note']);
+    if (this.countNote && (count === undefined || count === this.countNote.count))
+      lines.push(['count', this.countNote.text, 'note']);
     if (this.status) lines.push(['status', this.status, 'note']);
     if (this.fatal) lines.push(['fatal', `could not start: ${this.fatal}`, 'error']);
     for (const e of this.urlErrors) lines.push(['error', e, 'error']);

@@ -91,13 +91,15 @@ export interface GuiActions {
   reset(): void;
   resetCamera(): void;
   copyLink(): void;
+  /** Puts the `<gpu-flock ...>` line of the current state on the clipboard. */
+  copyEmbed(): void;
   /** '' for the default scene. */
   applyPreset(name: string): void;
   /** Reopens the page on another backend (keeping the state). */
   switchBackend(choice: string): void;
-  /** Changes parameters the demo's way (count and dimensions move the box under autoBounds). */
+  /** Changes parameters the demo's way (count and dimensions move the box under scaleBox). */
   setParams(partial: Partial<FlockParams>): void;
-  setAutoBounds(on: boolean): void;
+  setScaleBox(on: boolean): void;
 }
 
 export interface ParamGuiOptions {
@@ -107,7 +109,7 @@ export interface ParamGuiOptions {
   viewSchema: readonly ViewSpecLike[];
   /** The scene menu's value: a preset name or '' (default). */
   preset(): string;
-  autoBounds(): boolean;
+  scaleBox(): boolean;
   /** The backend choice the page was opened with ('auto' when none). */
   backendChoice: string;
   /** Called after a change was applied. */
@@ -134,7 +136,7 @@ export class ParamGui {
   private readonly rows = new Map<string, Row>();
   private readonly extra: GUIController[] = [];
   private pauseController: GUIController | null = null;
-  private readonly menu = { scene: '', autoBounds: true, backend: 'auto', drawMode: 'instanced' };
+  private readonly menu = { scene: '', scaleBox: true, backend: 'auto', drawMode: 'instanced' };
   private readonly folders = new Map<FolderName, GUI>();
 
   constructor(private readonly opts: ParamGuiOptions) {
@@ -142,7 +144,7 @@ export class ParamGui {
     this.gui = new GUI({ width: 330 });
     this.gui.domElement.id = 'param-gui';
     this.menu.scene = opts.preset();
-    this.menu.autoBounds = opts.autoBounds();
+    this.menu.scaleBox = opts.scaleBox();
     this.menu.backend = opts.backendChoice;
 
     const sceneOptions: Record<string, string> = { 'Default scene': '' };
@@ -166,8 +168,8 @@ export class ParamGui {
       if (spec.name === 'sort' && flock.backend !== 'webgpu') continue;
       const folder = this.folders.get(spec.folder)!;
       if (spec.name === 'boundsMin') {
-        const c = folder.add(this.menu, 'autoBounds').name('Box scales with count');
-        c.onChange((v: boolean) => opts.actions.setAutoBounds(v));
+        const c = folder.add(this.menu, 'scaleBox').name('Box scales with count');
+        c.onChange((v: boolean) => opts.actions.setScaleBox(v));
         this.tooltip(
           c,
           'On: the box grows and shrinks with the count at a fixed density, so the look stays',
@@ -309,6 +311,7 @@ export class ParamGui {
       reset: () => actions.reset(),
       resetCamera: () => actions.resetCamera(),
       copyLink: () => actions.copyLink(),
+      copyEmbed: () => actions.copyEmbed(),
     };
     this.pauseController = this.gui.add(buttons, 'pause');
     this.gui.add(buttons, 'step').name('Single step');
@@ -317,6 +320,12 @@ export class ParamGui {
     const copy = this.gui.add(buttons, 'copyLink').name('Copy link');
     copy.domElement.closest('li')!.classList.add('copy-link');
     this.tooltip(copy, 'Puts the whole state (scene, parameters, view, camera) in the address');
+    const embed = this.gui.add(buttons, 'copyEmbed').name('Copy embed code');
+    embed.domElement.closest('li')!.classList.add('copy-embed');
+    this.tooltip(
+      embed,
+      'Puts the <gpu-flock> line of this flock on the clipboard (the attributes that differ from the defaults)',
+    );
   }
 
   private sliderRange(
@@ -441,7 +450,7 @@ export class ParamGui {
       for (const c of row.controllers) c.updateDisplay();
     }
     this.menu.scene = this.opts.preset();
-    this.menu.autoBounds = this.opts.autoBounds();
+    this.menu.scaleBox = this.opts.scaleBox();
     for (const c of this.extra) c.updateDisplay();
   }
 

@@ -42,6 +42,13 @@ export class FramePacer {
   readonly maxFrameGap: number;
   readonly budgetFraction: number;
   private readonly averageOver: number;
+  /**
+   * The frame cap's interval, seconds (1 / view.maxFps; 0: none). Frames come at least this far
+   * apart, so the refresh interval is believed up to it (the budget grows with it) and a frame
+   * may take the steps real time asks over it (beyond maxStepsPerFrame): a capped loop keeps real
+   * time with fewer, larger frames.
+   */
+  minFrameInterval = 0;
   private last: number | null = null;
   private acc = 0;
   private cost: number | null = null;
@@ -86,8 +93,9 @@ export class FramePacer {
 
   /** The display's refresh interval as measured (seconds; 1/60 before two frames). */
   get refreshInterval(): number {
-    if (this.intervals.length === 0) return 1 / 60;
-    return Math.min(MAX_REFRESH_S, Math.max(MIN_REFRESH_S, Math.min(...this.intervals)));
+    if (this.intervals.length === 0) return Math.max(1 / 60, this.minFrameInterval);
+    const most = Math.max(MAX_REFRESH_S, this.minFrameInterval);
+    return Math.min(most, Math.max(MIN_REFRESH_S, Math.min(...this.intervals)));
   }
 
   /** Seconds one frame's steps may take: budgetFraction of the refresh interval. */
@@ -97,9 +105,16 @@ export class FramePacer {
 
   /** Steps that fit one frame's budget at the last reported cost (>= 1; 1 while unknown). */
   get stepsThatFit(): number {
-    if (!this.adaptive) return this.maxStepsPerFrame;
+    if (!this.adaptive) return this.stepLimit;
     if (this.cost === null) return 1;
     return Math.max(1, Math.floor(this.frameBudget / this.cost + 1e-6));
+  }
+
+  /** Most steps one frame takes: maxStepsPerFrame, or what real time asks over a capped frame (and one more for jitter). */
+  get stepLimit(): number {
+    if (this.minFrameInterval <= 0) return this.maxStepsPerFrame;
+    const capped = Math.ceil(this.minFrameInterval / this.timeStep - 1e-6) + 1;
+    return Math.max(this.maxStepsPerFrame, capped);
   }
 
   /** Simulated seconds per real second over about the last averageOver seconds (1 = real time). */
@@ -127,11 +142,11 @@ export class FramePacer {
       this.intervals.push(raw);
       if (this.intervals.length > REFRESH_WINDOW) this.intervals.shift();
     }
-    const dt = Math.min(raw, this.maxFrameGap);
+    const dt = Math.min(raw, Math.max(this.maxFrameGap, 2 * this.minFrameInterval));
     this.acc += dt;
     // The small epsilon keeps 60 Hz frames with a 1/60 s step from alternating 0 and 2 steps.
     const asked = Math.floor(this.acc / this.timeStep + 1e-6);
-    const n = hold ? 0 : Math.min(asked, this.stepsThatFit, this.maxStepsPerFrame);
+    const n = hold ? 0 : Math.min(asked, this.stepsThatFit, this.stepLimit);
     // What was asked and not taken is dropped (slow motion), only the fraction of a step is kept.
     this.acc = Math.max(0, this.acc - asked * this.timeStep);
     // The averages count the whole interval (a 700 ms frame is 700 ms of real time), up to 4
@@ -143,5 +158,38 @@ export class FramePacer {
     this.stepSum = this.stepSum * keep + n;
     this.frameSum = this.frameSum * keep + 1;
     return n;
+  }
+}
+
+/**
+ * The frame cap (view.maxFps): which display frames (requestAnimationFrame callbacks) draw. A
+ * frame is due when its time reaches the next slot; slots are 1/maxFps apart, so over any span T
+ * at most T * maxFps + 1 frames draw, and a display slower than the cap draws every frame. A
+ * quarter of an interval of tolerance absorbs the jitter of rAF times (a 60 Hz display capped at
+ * 30 draws every second frame, not a random mix of one and two). After a stall longer than an
+ * interval the slots restart from now (no burst of frames to catch up).
+ */
+export class FrameCap {
+  private next: number | null = null;
+
+  /** @param maxFps frames per second, 0 = every display frame */
+  constructor(public maxFps = 0) {}
+
+  /** Forget the slots (after a pause, or a new cap). */
+  reset(): void {
+    this.next = null;
+  }
+
+  /** Whether the display frame at `now` (seconds) draws; call once per rAF callback. */
+  due(now: number): boolean {
+    if (!(this.maxFps > 0)) {
+      this.next = null;
+      return true;
+    }
+    const interval = 1 / this.maxFps;
+    if (this.next !== null && now < this.next - interval / 4) return false;
+    this.next =
+      this.next === null || now - this.next > interval ? now + interval : this.next + interval;
+    return true;
   }
 }

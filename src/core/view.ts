@@ -19,6 +19,8 @@ export type Fit = 'contain' | 'cover';
 export type ShapeOption = 'auto' | Shape;
 /** Perceptual colour maps for the density mode (from d3-scale-chromatic). */
 export type ColorMapName = keyof typeof DENSITY_MAP_HEX;
+/** Where the pointer is followed (DESIGN section 7): nowhere, over the flock's element, or anywhere on the page. */
+export type PointerTarget = 'off' | 'element' | 'page';
 
 /** Every view option, with its unit in the docstring. */
 export interface ViewOptions {
@@ -75,6 +77,34 @@ export interface ViewOptions {
   showVelocities: boolean;
   /** Debug: the boid (an id; -1 none) whose perception and separation radii are drawn, its neighbours ringed. Drawn by src/debug-layer.ts. */
   pickedBoid: number;
+  // ---- The page (DESIGN section 7, second table; src/core/page.ts holds their arithmetic) ----
+  /**
+   * The box follows the canvas: its aspect is the canvas's (depth = the shorter side in 3D), its
+   * volume count / the density of DESIGN's default box (16,384 boids in 64^d), re-fitted on
+   * resize without a re-initialisation (autoBoundsBox in src/core/page.ts).
+   */
+  autoBounds: boolean;
+  /**
+   * Boids per 10,000 CSS px² of the element: the count from its area, capped by the device's
+   * probed count and by params.count as a maximum (densityCount in src/core/page.ts); 0 = off.
+   */
+  density: number;
+  /**
+   * Simulated seconds flown unseen before the first frame (in steps of up to 0.1 s, see
+   * warmupPlan), bounded by WARMUP_BUDGET_MS of wall time, then shown as reached. createFlock's
+   * default is 0; the <gpu-flock> element's is 2.
+   */
+  warmup: number;
+  /**
+   * Where the pointer is followed (attracts; a second button or a long touch repels): `off`,
+   * `element` (over the flock's own element) or `page` (listens on the document, passive, never
+   * preventDefault: over text and buttons drawn above the flock, without taking their events).
+   */
+  pointer: PointerTarget;
+  /** Frame cap, frames per second; 0 = the display's rate. Steps still follow real time. */
+  maxFps: number;
+  /** Drawing-buffer pixels per CSS pixel, times devicePixelRatio (clamped to the device's limits). */
+  resolutionScale: number;
 }
 
 interface ViewSpecBase<K extends keyof ViewOptions> {
@@ -275,6 +305,62 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
     step: 1,
     unit: 'boid id',
     doc: 'Debug: the boid whose radii and neighbours are drawn (-1: none; click a boid in the demo)',
+  },
+  // ---- The page (DESIGN section 7, second table) ----
+  {
+    name: 'autoBounds',
+    type: 'boolean',
+    default: false,
+    unit: '',
+    doc: "Box follows the canvas's shape, its volume from the count at the default density",
+  },
+  {
+    name: 'density',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 10000,
+    step: 1,
+    unit: 'boids per 10,000 CSS px²',
+    doc: 'Count from the area (capped by what the device holds and by count); 0: off',
+  },
+  {
+    name: 'warmup',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 60,
+    step: 0.5,
+    unit: 's',
+    doc: 'Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time)',
+  },
+  {
+    name: 'pointer',
+    type: 'enum',
+    default: 'off',
+    options: ['off', 'element', 'page'],
+    unit: '',
+    doc: 'Where the pointer attracts the flock: off, over the element, or anywhere on the page',
+  },
+  {
+    name: 'maxFps',
+    type: 'float',
+    default: 0,
+    min: 0,
+    max: 240,
+    step: 1,
+    unit: 'frames/s',
+    doc: "Frame cap (0: the display's rate); steps still follow real time",
+  },
+  {
+    name: 'resolutionScale',
+    type: 'float',
+    default: 1,
+    min: 0.25,
+    max: 2,
+    step: 0.05,
+    unit: '× devicePixelRatio',
+    doc: 'Drawing-buffer pixels per CSS pixel, times devicePixelRatio',
   },
 ] as ViewSpec[];
 

@@ -70,12 +70,25 @@ export const ELEMENT_ATTRIBUTES = [
     doc: 'A scene (src/core/presets.ts): its parameters, view and box; other attributes override it, and `count` alone resizes its box. Changing it rebuilds the flock.',
   },
   {
+    attribute: 'bounds',
+    allowed: '`auto`',
+    default: 'absent',
+    doc: "`auto`: the box follows the element's shape at the default density (the same as `auto-bounds`).",
+  },
+  {
     attribute: 'motion',
     allowed: '`auto`, `always`',
     default: '`auto`',
     doc: 'With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion).',
   },
 ] as const;
+
+/**
+ * View options whose default differs in the element (DESIGN.md section 7): it warms a flock up
+ * for 2 simulated seconds before the first frame (createFlock: 0). `pointer` is `element` when
+ * the `interactive` attribute is present, else `off`, as in VIEW_SCHEMA.
+ */
+export const ELEMENT_VIEW_DEFAULTS: Readonly<Record<string, unknown>> = { warmup: 2 };
 
 /** Every schema-driven attribute: the params', then the view options'. */
 export function schemaAttributes(viewSchema: readonly SchemaEntry[] = []): SchemaAttribute[] {
@@ -162,8 +175,11 @@ function allowedOf(spec: SchemaEntry): string {
   }
 }
 
-function defaultOf(spec: SchemaEntry): string {
-  const d = spec.default;
+function defaultOf(spec: SchemaEntry, target: AttributeTarget): string {
+  const d =
+    target === 'view' && spec.name in ELEMENT_VIEW_DEFAULTS
+      ? ELEMENT_VIEW_DEFAULTS[spec.name]
+      : spec.default;
   if (spec.type === 'bool' || spec.type === 'boolean') return `\`${String(Boolean(d))}\``;
   if (Array.isArray(d)) {
     if (d.length === 0) return '(none)';
@@ -190,7 +206,7 @@ export function attributeTable(viewSchema: readonly SchemaEntry[] = []): string 
   for (const a of schemaAttributes(viewSchema)) {
     const what = a.target === 'view' ? `${a.spec.doc} (view option \`${a.name}\`)` : a.spec.doc;
     rows.push(
-      `| \`${a.attribute}\` | ${cell(allowedOf(a.spec))} | ${cell(defaultOf(a.spec))} | ${cell(what)} |`,
+      `| \`${a.attribute}\` | ${cell(allowedOf(a.spec))} | ${cell(defaultOf(a.spec, a.target))} | ${cell(what)} |`,
     );
   }
   for (const e of ELEMENT_ATTRIBUTES) {

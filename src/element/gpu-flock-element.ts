@@ -23,11 +23,23 @@
  */
 import { createFlock, DISABLE_NAMES, FlockError } from '../index';
 import type { BackendChoice, Flock, FlockOptions } from '../index';
-import { needsReinit, validateParams } from '../core/params';
-import { validateView } from '../core/view';
+import { needsReinit, validateParams, type FlockParams } from '../core/params';
+import { validateView, type PointerTarget } from '../core/view';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
+import { autoBoundsBox, densityCount } from '../core/page';
+import {
+  macrotask,
+  runWarmup,
+  warmupPlan,
+  WARMUP_BUDGET_MS,
+  type WarmupResult,
+} from '../core/warmup';
+import { COUNT_LADDER, probeCount, type CountProbe } from '../app/count-probe';
+import { PointerFollow } from '../pointer-follow';
+import { AutoBoundsFollow } from '../auto-bounds-follow';
 import {
   ELEMENT_ATTRIBUTES,
+  ELEMENT_VIEW_DEFAULTS,
   parseAttribute,
   schemaAttributes,
   type SchemaAttribute,
@@ -46,12 +58,23 @@ export interface StillDetail {
   /** True when the wall-clock bound cut the plan short (the frame shows the state reached). */
   cut: boolean;
 }
+/** What the 'ready' event carries beside the flock: how the element started it. */
+export interface StartDetail {
+  /** The count probe's measurement (no count attribute, or a density): what this device holds at 30 fps. */
+  probe?: CountProbe;
+  /** The warm-up flown unseen before the first frame (absent under reduced motion: see 'still'). */
+  warmup?: WarmupResult & { seconds: number };
+}
 /** Steps per chunk before the pace is known (the bound is checked between chunks). */
 const STILL_FIRST_CHUNK = 8;
+/**
+ * The count a probed flock starts at (before the probe measures it): small enough that a frame
+ * costs little on any device (a software GPU takes tens of ms), so the probe never steps a
+ * large count on a device that cannot hold it.
+ */
+export const PROBE_START_COUNT = 2048;
 /** The element starts its flock once it is this close to the viewport. */
 const NEAR_VIEWPORT = '200px';
-/** A touch held this long (ms) without moving far repels instead of attracting. */
-const LONG_TOUCH_MS = 450;
 
 const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
 
@@ -74,9 +97,6 @@ function styleSheet(): CSSStyleSheet | null {
   }
   return sheet;
 }
-
-type PointerMode = 'attract' | 'repel' | 'off';
-type Pointing = { pointer?: (x: number, y: number, mode: PointerMode) => void };
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -112,6 +132,8 @@ function deferred<T>(): Deferred<T> {
 const SCHEMA_ATTRS: readonly SchemaAttribute[] = schemaAttributes(VIEW_SCHEMA_ENTRIES);
 const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
 const REBUILD_ATTRIBUTES = new Set(['backend', 'disable', 'preset']);
+/** Parameters that change the autoBounds box (its volume, its dimensions, its smallest side). */
+const BOX_PARAMS = new Set(['count', 'dimensions', 'perceptionRadius']);
 
 /** The FlockError of a `backend` or `preset` value no flock can start with; null when valid. */
 /** The names of a `disable` attribute (comma- or space-separated). */
@@ -158,6 +180,11 @@ export class GpuFlockElement extends Base {
    * every element of the page); past it the still frame shows the state reached.
    */
   static stillBudgetMs = STILL_BUDGET_MS;
+  /**
+   * Wall-clock bound on the warm-up before the first frame, ms (WARMUP_BUDGET_MS, DESIGN section
+   * 7), for every element of the page; past it the first frame shows the state reached.
+   */
+  static warmupBudgetMs = WARMUP_BUDGET_MS;
 
   static get observedAttributes(): string[] {
     return [...SCHEMA_ATTRS.map((a) => a.attribute), ...ELEMENT_ATTRIBUTES.map((a) => a.attribute)];
@@ -189,7 +216,10 @@ export class GpuFlockElement extends Base {
   private _stillBusy = false;
   /** The still frame was asked for again while a warm-up ran (a re-initialising change). */
   private _stillAgain = false;
-  private _longTouch = 0;
+  /** The probe and the warm-up run: the flock is not shown nor looped yet. */
+  private _warming = false;
+  private _pointerFollow: PointerFollow | null = null;
+  private _boundsFollow: AutoBoundsFollow | null = null;
   private readonly _cleanups: (() => void)[] = [];
 
   /** The running Flock, or null before it has started and after the element left the page. */
@@ -242,11 +272,28 @@ export class GpuFlockElement extends Base {
       this._updateRunning();
       return;
     }
-    if (name === 'interactive') return; // the pointer handlers read it on every event
+    if (name === 'interactive' || name === 'bounds') {
+      // interactive gives `pointer` its default; bounds="auto" is auto-bounds.
+      if (!flock) return;
+      const alias = name === 'interactive' ? 'pointer' : 'auto-bounds';
+      if (name === 'bounds' && value !== null && value.trim() !== 'auto') {
+        this._attributeError('bounds', value, new FlockError('bounds', value, '"auto"'));
+        return;
+      }
+      if (!this.hasAttribute(alias)) {
+        const a = BY_ATTRIBUTE.get(alias)!;
+        this._apply(flock, a, null, true);
+        this._syncFollowers();
+      }
+      return;
+    }
     const attr = BY_ATTRIBUTE.get(name);
     if (!attr || !flock) return; // read when the flock starts
     if (this._apply(flock, attr, value, true)) {
-      if (attr.target === 'view') this._debugViews();
+      if (attr.target === 'view') {
+        this._debugViews();
+        this._syncFollowers();
+      }
       for (const other of [...this._rejected]) {
         const a = BY_ATTRIBUTE.get(other);
         if (a && this._apply(flock, a, this.getAttribute(other), false))
@@ -266,10 +313,17 @@ export class GpuFlockElement extends Base {
     text: string | null,
     report: boolean,
   ): boolean {
-    const value = text === null ? defaultOf(attr) : parseAttribute(attr.spec, text);
+    const value = text === null ? this._defaultOf(attr) : parseAttribute(attr.spec, text);
     try {
-      if (attr.target === 'params') flock.setParams({ [attr.name]: value });
-      else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
+      if (attr.target === 'params') {
+        const partial: Partial<FlockParams> = { [attr.name]: value };
+        // Under autoBounds a new count (or dimensions) gets its box in the same call.
+        if (this._boundsFollow && BOX_PARAMS.has(attr.name)) {
+          const next = validateParams(partial, flock.params);
+          Object.assign(partial, this._boundsFollow.boxFor(next));
+        }
+        flock.setParams(partial);
+      } else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
       this._rejected.delete(attr.attribute);
       if (text === null) this._lastGood.delete(attr.attribute);
       else this._lastGood.set(attr.attribute, value);
@@ -279,6 +333,16 @@ export class GpuFlockElement extends Base {
       if (report) this._attributeError(attr.attribute, text, e);
       return false;
     }
+  }
+
+  /** An absent attribute's value: the element's own default where it has one (attributes.ts). */
+  private _defaultOf(attr: SchemaAttribute): unknown {
+    if (attr.target === 'view') {
+      if (attr.name === 'pointer') return this.hasAttribute('interactive') ? 'element' : 'off';
+      if (attr.name === 'autoBounds') return this.getAttribute('bounds')?.trim() === 'auto';
+      if (attr.name in ELEMENT_VIEW_DEFAULTS) return ELEMENT_VIEW_DEFAULTS[attr.name];
+    }
+    return defaultOf(attr);
   }
 
   private _attributeError(attribute: string, text: string | null, e: unknown): void {
@@ -344,6 +408,14 @@ export class GpuFlockElement extends Base {
         this._attributeError('preset', presetText, new FlockError('preset', presetText, allowed));
       }
     }
+    // The element's own defaults (warmup 2 s; pointer from `interactive`; bounds="auto").
+    for (const name of ['warmup', 'pointer', 'autoBounds']) {
+      const a = SCHEMA_ATTRS.find((x) => x.target === 'view' && x.name === name);
+      if (a) options.view[name] = this._defaultOf(a);
+    }
+    const bounds = this.getAttribute('bounds');
+    if (bounds !== null && bounds.trim() !== 'auto')
+      this._attributeError('bounds', bounds, new FlockError('bounds', bounds, '"auto"'));
     // Schema attributes: each applied over the ones accepted so far; one that fails only because
     // of another (min-speed above the default max-speed, with a larger max-speed given) is retried.
     let pending = SCHEMA_ATTRS.filter((a) => this.hasAttribute(a.attribute));
@@ -416,33 +488,7 @@ export class GpuFlockElement extends Base {
       this._cleanups.push(() => q.removeEventListener('change', onMotion));
     }
 
-    const onPointer = (ev: PointerEvent) => this._pointer(ev);
-    for (const type of [
-      'pointermove',
-      'pointerdown',
-      'pointerup',
-      'pointercancel',
-      'pointerleave',
-    ]) {
-      this.addEventListener(type, onPointer as EventListener);
-    }
-    const onMenu = (ev: Event) => {
-      if (this.hasAttribute('interactive')) ev.preventDefault(); // the second button repels
-    };
-    this.addEventListener('contextmenu', onMenu);
-    this._cleanups.push(() => {
-      for (const type of [
-        'pointermove',
-        'pointerdown',
-        'pointerup',
-        'pointercancel',
-        'pointerleave',
-      ]) {
-        this.removeEventListener(type, onPointer as EventListener);
-      }
-      this.removeEventListener('contextmenu', onMenu);
-      clearTimeout(this._longTouch);
-    });
+    this._cleanups.push(() => this._disposeFollowers());
 
     if (typeof IntersectionObserver === 'function') {
       this._io = new IntersectionObserver(
@@ -468,15 +514,26 @@ export class GpuFlockElement extends Base {
     this._starting = true;
     const ready = this._ready.settled ? (this._ready = deferred<Flock>()) : this._ready;
     this._rejected.clear();
+    const stage = this._stage!;
     let flock: Flock;
+    let plan: CountPlan;
+    let warmup = 0;
+    // Nothing shows until the first frame of the formed flock (the probe and the warm-up draw
+    // unseen).
+    stage.style.visibility = 'hidden';
     try {
       const options = this._options();
       const { view, ...rest } = options;
-      // `view` only when a view attribute is given (FlockOptions rejects unknown keys).
-      const opts = (Object.keys(view).length > 0 ? { ...rest, view } : rest) as FlockOptions;
-      flock = await createFlock(this._stage!, opts);
+      warmup = (view.warmup as number | undefined) ?? 0;
+      // The element flies the warm-up itself, after the count is known (the probe's count change
+      // re-initialises); the flock records the value once it has.
+      view.warmup = 0;
+      plan = this._countPlan(options);
+      const opts = { ...rest, view } as FlockOptions;
+      flock = await createFlock(stage, opts);
     } catch (e) {
       if (generation !== this._generation) return;
+      stage.style.visibility = '';
       this._starting = false;
       ready.reject(e);
       this.dispatchEvent(
@@ -490,7 +547,8 @@ export class GpuFlockElement extends Base {
     }
     this._starting = false;
     this._flock = flock;
-    this._debugViews();
+    this._warming = true;
+    const current = () => generation === this._generation && flock === this._flock;
     for (const type of ['fallback', 'contextlost', 'contextrestored', 'error']) {
       flock.addEventListener(type, (ev) => {
         this.dispatchEvent(
@@ -502,12 +560,130 @@ export class GpuFlockElement extends Base {
         );
       });
     }
+    this._syncFollowers();
+    const detail: StartDetail = {};
+    try {
+      if (plan.probe) {
+        detail.probe = await this._probe(flock, plan);
+        if (!current()) return;
+      }
+      if (!this._still() && warmup > 0) {
+        const w = warmupPlan(flock.params, warmup, flock.time);
+        const r = await runWarmup(flock, w, {
+          budgetMs: GpuFlockElement.warmupBudgetMs,
+          now: () => performance.now(),
+          yieldToPage: macrotask,
+          keepGoing: current,
+        });
+        if (!current()) return;
+        detail.warmup = { ...r, seconds: flock.time };
+      }
+      flock.setView({ warmup } as Record<string, unknown>);
+    } catch (e) {
+      if (!current()) return;
+      this.dispatchEvent(
+        new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
+      );
+    } finally {
+      if (current()) {
+        this._warming = false;
+        stage.style.visibility = '';
+      }
+    }
+    this._debugViews();
     this._stillDrawn = false;
+    if (!this._still()) flock.render();
     this._updateRunning();
     ready.resolve(flock);
     this.dispatchEvent(
-      new CustomEvent('ready', { bubbles: true, composed: true, detail: { flock } }),
+      new CustomEvent('ready', { bubbles: true, composed: true, detail: { flock, ...detail } }),
     );
+  }
+
+  /**
+   * How the start picks the count: with no `count` attribute, or with a `density`, a probe of this
+   * device picks it (what it holds at 30 fps, src/app/count-probe.ts), capped by `count`, the
+   * preset's count, or the probe's ladder; a density then takes its count from the area up to
+   * that. A probed flock starts at PROBE_START_COUNT (its box scaled to keep the density, unless
+   * the box is given). Under autoBounds the box is the element's shape at every count.
+   */
+  private _countPlan(options: FlockOptions & { view: Record<string, unknown> }): CountPlan {
+    const params = (options.params ?? {}) as Partial<FlockParams>;
+    const density = (options.view.density as number | undefined) ?? 0;
+    const autoBounds = options.view.autoBounds === true;
+    // A count attribute that was rejected counts when an earlier flock accepted one (kept).
+    const hasCount =
+      this.hasAttribute('count') && (!this._rejected.has('count') || this._lastGood.has('count'));
+    const fixedBox = this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
+    const full = validateParams(params);
+    const plan: CountPlan = {
+      probe: !hasCount || density > 0,
+      cap: hasCount || this.hasAttribute('preset') ? full.count : COUNT_LADDER.at(-1)!,
+      density,
+      autoBounds,
+      scaleBox: !fixedBox && !autoBounds,
+    };
+    const count = plan.probe ? Math.min(PROBE_START_COUNT, plan.cap) : full.count;
+    Object.assign(params, this._countChange(full, count, plan));
+    options.params = params;
+    return plan;
+  }
+
+  /** The params of a new count under `plan`: the count, and the box that goes with it. */
+  private _countChange(p: FlockParams, count: number, plan: CountPlan): Partial<FlockParams> {
+    if (plan.autoBounds) {
+      const s = this._stage!;
+      return {
+        count,
+        ...autoBoundsBox(count, p.dimensions, s.clientWidth, s.clientHeight, p.perceptionRadius),
+      };
+    }
+    if (plan.scaleBox && count !== p.count) return rescaleForCount(p, count);
+    return { count };
+  }
+
+  /** The probe, then the count of the plan (a density's, from the element's area). */
+  private async _probe(flock: Flock, plan: CountPlan): Promise<CountProbe> {
+    const setCount = (count: number) => {
+      void flock.setParams(this._countChange(flock.params, count, plan));
+    };
+    const { reduce: _, ...probe } = await probeCount(flock, () => true, setCount, 30, 3, plan.cap);
+    let count = probe.count;
+    if (plan.density > 0) {
+      const s = this._stage!;
+      count = densityCount(plan.density, s.clientWidth, s.clientHeight, count) ?? count;
+    }
+    if (count !== flock.params.count) setCount(count);
+    return { ...probe, count };
+  }
+
+  /** The pointer and autoBounds followers, as the flock's view asks. */
+  private _syncFollowers(): void {
+    const flock = this._flock;
+    const v = flock?.view as { pointer?: PointerTarget; autoBounds?: boolean } | undefined;
+    const pointer = v?.pointer ?? 'off';
+    if (this._pointerFollow && this._pointerFollow.target !== pointer) {
+      this._pointerFollow.dispose();
+      this._pointerFollow = null;
+    }
+    if (flock && pointer !== 'off' && !this._pointerFollow)
+      this._pointerFollow = new PointerFollow(flock, this, pointer);
+    const auto = v?.autoBounds === true;
+    if (this._boundsFollow && !auto) {
+      this._boundsFollow.dispose();
+      this._boundsFollow = null;
+    }
+    if (flock && auto && !this._boundsFollow && this._stage) {
+      this._boundsFollow = new AutoBoundsFollow(flock, this._stage);
+      this._boundsFollow.refit();
+    }
+  }
+
+  private _disposeFollowers(): void {
+    this._pointerFollow?.dispose();
+    this._pointerFollow = null;
+    this._boundsFollow?.dispose();
+    this._boundsFollow = null;
   }
 
   /** True when reduced motion applies: one still frame instead of the loop. */
@@ -531,7 +707,7 @@ export class GpuFlockElement extends Base {
   /** Runs the loop while connected, near the viewport, in a visible tab and not paused. */
   private _updateRunning(): void {
     const flock = this._flock;
-    if (!flock) return;
+    if (!flock || this._warming) return;
     const visible = this.isConnected && this._near && document.visibilityState !== 'hidden';
     if (this._still()) {
       flock.stop();
@@ -619,32 +795,10 @@ export class GpuFlockElement extends Base {
     this.dispatchEvent(new CustomEvent('still', { bubbles: true, composed: true, detail }));
   }
 
-  private _pointer(ev: PointerEvent): void {
-    const p = this._flock as (Flock & Pointing) | null;
-    if (!p || typeof p.pointer !== 'function' || !this.hasAttribute('interactive')) return;
-    clearTimeout(this._longTouch);
-    if (ev.type === 'pointerleave' || ev.type === 'pointercancel') {
-      p.pointer(ev.clientX, ev.clientY, 'off');
-      return;
-    }
-    if (ev.pointerType === 'touch') {
-      if (ev.type === 'pointerup') {
-        p.pointer(ev.clientX, ev.clientY, 'off');
-        return;
-      }
-      p.pointer(ev.clientX, ev.clientY, 'attract');
-      const { clientX, clientY } = ev;
-      this._longTouch = window.setTimeout(
-        () => p.pointer?.(clientX, clientY, 'repel'),
-        LONG_TOUCH_MS,
-      );
-      return;
-    }
-    p.pointer(ev.clientX, ev.clientY, (ev.buttons & 2) !== 0 ? 'repel' : 'attract');
-  }
-
   /** backend or disable changed: a new flock from the attributes (a canvas keeps its context type). */
   private _rebuild(): void {
+    this._disposeFollowers();
+    this._warming = false;
     this._flock?.dispose();
     this._flock = null;
     this._generation++;
@@ -658,6 +812,7 @@ export class GpuFlockElement extends Base {
     this._generation++;
     this._starting = false;
     for (const c of this._cleanups.splice(0)) c();
+    this._warming = false;
     this._io = null;
     this._motionQuery = null;
     this._near = false;
@@ -684,6 +839,19 @@ export class GpuFlockElement extends Base {
       this._debug = new m.DebugLayer(flock, this._stage!);
     });
   }
+}
+
+/** How an element's start picks its count (GpuFlockElement._countPlan). */
+interface CountPlan {
+  /** Measure the device (no count attribute, or a density). */
+  probe: boolean;
+  /** The most boids: the count attribute, the preset's count, or the probe's largest. */
+  cap: number;
+  /** view.density (0: off). */
+  density: number;
+  autoBounds: boolean;
+  /** A count change scales the box (same density): the box is neither given nor automatic. */
+  scaleBox: boolean;
 }
 
 function defaultOf(attr: SchemaAttribute): unknown {

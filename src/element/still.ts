@@ -14,6 +14,7 @@
  * Owns nothing (pure functions and constants).
  */
 import type { FlockParams } from '../core/params';
+import { WARMUP_MAX_TIME_STEP, warmupTimeStep } from '../core/warmup';
 
 /** Simulated seconds to form, in units of 1/lambda (see above), by dimensions. */
 export const FORM_ENCOUNTERS = { 2: 14, 3: 9 } as const;
@@ -21,8 +22,8 @@ export const FORM_ENCOUNTERS = { 2: 14, 3: 9 } as const;
 export const STILL_MIN_SECONDS = 3;
 /** Nor longer (simulated seconds): a very sparse flock shows what it has formed by then. */
 export const STILL_MAX_SECONDS = 40;
-/** The warm-up's largest step, s (the schema's largest timeStep). */
-export const STILL_MAX_TIME_STEP = 0.1;
+/** The warm-up's largest step, s (the schema's largest timeStep; src/core/warmup.ts). */
+export const STILL_MAX_TIME_STEP = WARMUP_MAX_TIME_STEP;
 /**
  * Wall-clock bound on the warm-up, ms: past it the element draws the state it has reached. At
  * the default plan of 2,000 boids (188 steps) it is hit at 32 ms a step, which headless
@@ -38,11 +39,8 @@ export interface StillPlan {
   /** Simulated seconds the flock needs to form, in [STILL_MIN_SECONDS, STILL_MAX_SECONDS]. */
   seconds: number;
   /**
-   * Step used for the warm-up, s: long enough to take few steps, short enough that a boid at
-   * maxSpeed moves at most half its separation distance min(separationRadius, perceptionRadius)
-   * per step; never below params.timeStep, never above STILL_MAX_TIME_STEP. (From seed 1, 2,000
-   * boids in 3D, steps of 1/10 s and 1/60 s gave the same order, neighbour counts and occupancy
-   * within 0.02 at 5-30 s.)
+   * Step used for the warm-up, s: warmupTimeStep(params) (src/core/warmup.ts), the step of
+   * every unseen warm-up.
    */
   timeStep: number;
   /** Steps of `timeStep` still to take from simulated time `time0` (0 when already formed). */
@@ -63,11 +61,7 @@ export function stillPlan(params: FlockParams, time0 = 0): StillPlan {
   const encounterRate = density * sigma * params.maxSpeed;
   const wanted = encounterRate > 0 ? FORM_ENCOUNTERS[dims] / encounterRate : Infinity;
   const seconds = Math.min(STILL_MAX_SECONDS, Math.max(STILL_MIN_SECONDS, wanted));
-  const reach = Math.min(params.separationRadius, r) / (2 * params.maxSpeed);
-  const timeStep = Math.max(
-    params.timeStep,
-    Math.min(STILL_MAX_TIME_STEP, Number.isFinite(reach) ? reach : STILL_MAX_TIME_STEP),
-  );
+  const timeStep = warmupTimeStep(params);
   const steps = Math.max(0, Math.ceil((seconds - time0) / timeStep - 1e-9));
   return { encounterRate, seconds, timeStep, steps };
 }

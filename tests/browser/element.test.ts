@@ -3,6 +3,10 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import { GpuFlockElement, stillPlan, type StillDetail } from '../../src/element/index';
+import type { StartDetail } from '../../src/element/gpu-flock-element';
+import { autoBoundsBox, DEFAULT_BOX_DENSITY } from '../../src/core/page';
+import { boxDensity } from '../../src/core/presets';
+import { COUNT_LADDER } from '../../src/app/count-probe';
 import { FlockError, initialState, validateParams, type Flock } from '../../src/index';
 import { localOrder } from '../../src/core/order';
 import { defaultView } from '../../src/core/view';
@@ -367,5 +371,109 @@ describe('<gpu-flock>', () => {
       GpuFlockElement.stillBudgetMs = budget;
       restore();
     }
+  });
+});
+
+describe('<gpu-flock> on a page (DESIGN section 7)', () => {
+  /** The element's 'ready' detail (the probe and the warm-up). */
+  const readyDetail = (el: HTMLElement) =>
+    once<CustomEvent<StartDetail & { flock: Flock }>>(el, 'ready', 120_000);
+
+  test('warmup: 2 s flown unseen before the first frame; order >= 0.8 at it', async () => {
+    const budget = GpuFlockElement.warmupBudgetMs;
+    // This test checks the state the warm-up reaches, not this machine's speed: no wall-clock cut.
+    GpuFlockElement.warmupBudgetMs = 600_000;
+    try {
+      // 2,000 boids at the default density (a 31.75-unit cube for a square element).
+      const el = addFlock(
+        { backend: 'webgl2', count: '2000', bounds: 'auto', seed: '1' },
+        'width: 300px; height: 300px',
+      );
+      const ready = readyDetail(el);
+      const flock = await el.ready;
+      const { detail } = await ready;
+      // Read before any frame of the loop: the state the first frame draws.
+      const s = await flock.readState();
+      expect(detail.warmup).toMatchObject({ steps: 20, cut: false });
+      expect(flock.time).toBeCloseTo(2, 6); // 20 steps of 0.1 s
+      expect(flock.view.warmup).toBe(2);
+      expect(flock.params.timeStep).toBe(1 / 60); // restored
+      expect(flock.params.boundsMax).toEqual([15.88, 15.88, 15.88]);
+      const o = localOrder(s, flock.params);
+      const start = localOrder(initialState(flock.params), flock.params);
+      // CPU reference, this scene: 0.546 at the start, 0.855 after 2 s (npm run order).
+      expect(start.order).toBeLessThan(0.6);
+      expect(o.order).toBeGreaterThan(0.8);
+    } finally {
+      GpuFlockElement.warmupBudgetMs = budget;
+    }
+  });
+
+  test('warmup: the wall-clock bound shows the state reached; warmup="0" flies none', async () => {
+    const budget = GpuFlockElement.warmupBudgetMs;
+    GpuFlockElement.warmupBudgetMs = 0; // spent after the first chunk
+    try {
+      const el = addFlock({ backend: 'webgl2', count: '1000', seed: '5' });
+      const ready = readyDetail(el);
+      const flock = await el.ready;
+      const { detail } = await ready;
+      expect(detail.warmup).toMatchObject({ steps: 2, cut: true });
+      expect(flock.time).toBeCloseTo(0.2, 6);
+      await sleep(300); // the rest is not flown later: only the loop's real-time steps
+      expect(flock.time).toBeLessThan(0.2 + 0.3 + 0.2);
+      const none = addFlock({ backend: 'webgl2', count: '1000', warmup: '0', paused: '' });
+      const f2 = await none.ready;
+      expect(f2.time).toBe(0);
+    } finally {
+      GpuFlockElement.warmupBudgetMs = budget;
+    }
+  });
+
+  test('bounds="auto": the box is the element\'s shape; a resize re-fits it and keeps the state', async () => {
+    const el = addFlock(
+      { backend: 'webgl2', count: '1500', bounds: 'auto', paused: '', warmup: '0.5' },
+      'width: 400px; height: 200px',
+    );
+    const flock = await el.ready;
+    expect({ min: flock.params.boundsMin, max: flock.params.boundsMax }).toEqual({
+      min: autoBoundsBox(1500, 3, 400, 200).boundsMin,
+      max: autoBoundsBox(1500, 3, 400, 200).boundsMax,
+    });
+    expect(boxDensity(flock.params)).toBeCloseTo(DEFAULT_BOX_DENSITY[3], 3);
+    const before = await flock.readState();
+    // Flown (not the seed's start), so a re-initialisation would show.
+    expect(before.positions).not.toEqual(initialState(flock.params).positions);
+    el.style.width = '200px';
+    el.style.height = '300px';
+    const want = autoBoundsBox(1500, 3, 200, 300);
+    await until(() => flock.params.boundsMax[1] === want.boundsMax[1]);
+    expect(flock.params.boundsMax).toEqual(want.boundsMax);
+    const after = await flock.readState();
+    expect(after.positions).toEqual(before.positions);
+    expect(after.velocities).toEqual(before.velocities);
+    // A count under autoBounds gets its box in the same call.
+    el.setAttribute('count', '3000');
+    expect(flock.params.boundsMax).toEqual(autoBoundsBox(3000, 3, 200, 300).boundsMax);
+  });
+
+  test('no count: a probe picks one this device holds; density takes it from the area', async () => {
+    const el = addFlock({ backend: 'webgl2', paused: '' }, 'width: 320px; height: 200px');
+    const ready = readyDetail(el);
+    const flock = await el.ready;
+    const { detail } = await ready;
+    expect(detail.probe).toBeDefined();
+    // Its first sample is the small start count; the choice is a ladder count.
+    expect(detail.probe!.atCount).toBe(2048);
+    expect(COUNT_LADDER).toContain(flock.params.count as (typeof COUNT_LADDER)[number]);
+    expect(detail.probe!.count).toBe(flock.params.count);
+    // The box scaled with the count: DESIGN's density.
+    expect(boxDensity(flock.params)).toBeCloseTo(DEFAULT_BOX_DENSITY[3], 2);
+    // 5 boids per 10,000 px² of 400 x 300 px: 60 (far under what the probe allows).
+    const dense = addFlock(
+      { backend: 'webgl2', density: '5', paused: '' },
+      'width: 400px; height: 300px',
+    );
+    const f2 = await dense.ready;
+    expect(f2.params.count).toBe(60);
   });
 });

@@ -423,6 +423,63 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
     }
   });
 
+  test('plain-html: pointer="page" follows the pointer over the hero button, and the button still gets its click', async () => {
+    const { page, problems } = await open(context, `${urls['plain-html']}/`);
+    try {
+      await heroBackend(page);
+      const state = () =>
+        page.evaluate(() => {
+          const f = (document.querySelector('gpu-flock') as GpuFlockElement).flock!;
+          return { attractor: [...f.params.attractor], strength: f.params.attractorStrength };
+        });
+      const under = (x: number, y: number) =>
+        page.evaluate(
+          ([cx, cy]) =>
+            (document.querySelector('gpu-flock') as GpuFlockElement).flock!.pointerToWorld(
+              cx!,
+              cy!,
+            ),
+          [x, y],
+        );
+      expect((await state()).strength).toBe(0);
+      // The flock fills the hero: its box has the hero's shape (bounds="auto").
+      const shape = await page.evaluate(() => {
+        const el = document.querySelector('gpu-flock')!;
+        const f = (el as GpuFlockElement).flock!;
+        return {
+          css: el.clientWidth / el.clientHeight,
+          box:
+            (f.params.boundsMax[0] - f.params.boundsMin[0]) /
+            (f.params.boundsMax[1] - f.params.boundsMin[1]),
+        };
+      });
+      expect(shape.box).toBeCloseTo(shape.css, 1);
+      const b = (await page.locator('#toggle').boundingBox())!;
+      const bx = b.x + b.width / 2;
+      const by = b.y + b.height / 2;
+      await page.mouse.move(bx, by);
+      const want = (await under(bx, by))!;
+      await expect.poll(async () => (await state()).strength).toBeGreaterThan(0);
+      const got = await state();
+      for (let a = 0; a < 3; a++) expect(got.attractor[a]).toBeCloseTo(want[a]!, 3);
+      // Over the heading: the attractor follows.
+      const h = (await page.locator('h1').boundingBox())!;
+      await page.mouse.move(h.x + 10, h.y + h.height / 2);
+      await expect.poll(async () => (await state()).attractor[0]).not.toBeCloseTo(want[0]!, 3);
+      // The button still gets its click (and the flock does not take it).
+      await page.mouse.click(bx, by);
+      expect(await page.locator('#toggle').textContent()).toBe('Resume the flock');
+      expect(
+        await page.evaluate(
+          () => (document.querySelector('gpu-flock') as GpuFlockElement).flock!.running,
+        ),
+      ).toBe(false);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('vite-app under `vite dev` (the dependency pre-bundled, no optimizeDeps.exclude)', async () => {
     let server: ViteDevServer | null = null;
     try {

@@ -1,4 +1,4 @@
-// The demo's URL beyond the schemas: preset=, camera=, autoBounds=, and the "copy link" query
+// The demo's URL beyond the schemas: preset=, camera=, scaleBox=, and the "copy link" query
 // that reopens the same state.
 import { describe, expect, test } from 'vitest';
 import { demoQuery, parseCamera, parseDemoQuery } from '../../src/app/app-state';
@@ -11,7 +11,7 @@ describe('parseDemoQuery', () => {
     expect(q.errors).toEqual([]);
     expect(q.preset).toBeNull();
     expect(q.camera).toBeNull();
-    expect(q.autoBounds).toBe(true);
+    expect(q.scaleBox).toBe(true);
     expect(q.options.params).toEqual({ boundsMin: [-32, -32, -32], boundsMax: [32, 32, 32] });
   });
 
@@ -29,18 +29,18 @@ describe('parseDemoQuery', () => {
     });
   });
 
-  test('explicit bounds turn autoBounds off; autoBounds=0 keeps the defaults', () => {
+  test('explicit bounds turn scaleBox off; scaleBox=0 keeps the defaults', () => {
     const q = parseDemoQuery('?boundsMin=-10,-10,-10&boundsMax=10,10,10&count=30000');
-    expect(q.autoBounds).toBe(false);
+    expect(q.scaleBox).toBe(false);
     expect(q.options.params).toEqual({
       boundsMin: [-10, -10, -10],
       boundsMax: [10, 10, 10],
       count: 30000,
     });
-    const r = parseDemoQuery('?autoBounds=0&count=30000');
+    const r = parseDemoQuery('?scaleBox=0&count=30000');
     expect(r.options.params).toEqual({ count: 30000 });
-    expect(parseDemoQuery('?autoBounds=maybe').errors[0]).toMatch(
-      /autoBounds=maybe ignored: allowed: 1, 0/,
+    expect(parseDemoQuery('?scaleBox=maybe').errors[0]).toMatch(
+      /scaleBox=maybe ignored: allowed: 1, 0/,
     );
   });
 
@@ -106,7 +106,7 @@ describe('demoQuery (copy link)', () => {
       viewDefaults: { colorMode: 'speed', palette: 'default', shape: 'auto' },
       preset: 'school',
       camera: { ...camera, target: [...camera.target] },
-      autoBounds: true,
+      scaleBox: true,
       paused: true,
       backend: 'webgl2',
       disable: [],
@@ -129,7 +129,7 @@ describe('demoQuery (copy link)', () => {
     expect(back.paused).toBe(true);
   });
 
-  test('an explicit box is written with autoBounds=0 and comes back', () => {
+  test('an explicit box is written with scaleBox=0 and comes back', () => {
     const params = validateParams({
       boundsMin: [-5, -5, -5],
       boundsMax: [5, 7.5, 5],
@@ -141,14 +141,14 @@ describe('demoQuery (copy link)', () => {
       viewDefaults: {},
       preset: null,
       camera: { ...camera, target: [...camera.target] },
-      autoBounds: false,
+      scaleBox: false,
       paused: false,
       backend: null,
       disable: ['webgpu'],
     });
     expect(link).toContain('boundsMax=5,7.5,5');
     expect(link).toContain('obstacles=1,0,0,2');
-    expect(link).toContain('autoBounds=0');
+    expect(link).toContain('scaleBox=0');
     const back = parseDemoQuery(link);
     expect(back.errors).toEqual([]);
     expect(validateParams(back.options.params)).toEqual(params);

@@ -6,6 +6,7 @@ import {
   probeMessage,
   type CountProbe,
 } from '../../src/app/count-probe';
+import { boundedCount, MAX_FRAME_MS } from '../../src/app/count-probe';
 
 const BUDGET = 1000 / 30;
 
@@ -102,5 +103,21 @@ describe('demo count probe', () => {
     ).toMatch(
       /^slow device: 512 boids, the fewest offered; .*\(about 4\.0 fps estimated: .* at 16,384; /,
     );
+  });
+});
+
+describe('boundedCount (a large count from the menu or the panel)', () => {
+  test('the count whose estimated frame fits MAX_FRAME_MS, never below the ladder start', () => {
+    expect(MAX_FRAME_MS).toBe(250);
+    const cost = { fixedMs: 10, perBoidMs: 0.01 };
+    // 20,000 boids: 10 + 200 = 210 ms fits.
+    expect(boundedCount(cost, 20000)).toBe(20000);
+    // 2^20: 10,496 ms; (250 - 10) / 0.01 = 24,000.
+    expect(boundedCount(cost, 1 << 20)).toBe(24000);
+    // A fixed cost above the limit: the ladder's smallest count (or less when asked less).
+    expect(boundedCount({ fixedMs: 300, perBoidMs: 0.01 }, 1 << 20)).toBe(512);
+    expect(boundedCount({ fixedMs: 300, perBoidMs: 0.01 }, 100)).toBe(100);
+    // A cost that does not grow with the count: no cut.
+    expect(boundedCount({ fixedMs: 300, perBoidMs: 0 }, 1 << 20)).toBe(1 << 20);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { FramePacer } from '../../src/core/frame-clock';
+import { FrameCap, FramePacer } from '../../src/core/frame-clock';
 
 /**
  * A fake device behind a fake clock: each frame the pacer is asked for n steps, the device
@@ -142,5 +142,61 @@ describe('frame pacer: fixed steps, as many as fit', () => {
     expect(p.stepsPerFrame).toBe(2);
     expect(p.timeScale).toBeCloseTo(1, 9);
     expect(p.stepCost).toBe(0.001);
+  });
+});
+
+describe('FrameCap (view.maxFps)', () => {
+  /** Display frames at `hz` for `seconds`, with rAF-like jitter of up to ±`jitterMs` (a fixed pattern). */
+  function drawn(cap: FrameCap, hz: number, seconds: number, jitterMs = 0): number {
+    let n = 0;
+    const frames = Math.round(hz * seconds);
+    for (let k = 0; k < frames; k++) {
+      const jitter = (((k * 7) % 5) - 2) / 2; // -1, -0.5, 0, 0.5, 1 (times jitterMs)
+      if (cap.due(k / hz + (jitter * jitterMs) / 1000)) n++;
+    }
+    return n;
+  }
+
+  test('0 draws every display frame', () => {
+    expect(drawn(new FrameCap(0), 60, 10)).toBe(600);
+  });
+
+  test('a 60 Hz display capped at 30 draws every second frame, jitter or not', () => {
+    expect(drawn(new FrameCap(30), 60, 10)).toBe(300);
+    expect(drawn(new FrameCap(30), 60, 10, 2)).toBe(300);
+  });
+
+  test('caps that do not divide the display rate average to the cap', () => {
+    // 60 Hz at 24: frames 3, 2, 3, 2 display frames apart.
+    expect(drawn(new FrameCap(24), 60, 10)).toBe(240);
+    const at144 = drawn(new FrameCap(60), 144, 10, 1);
+    expect(at144).toBeGreaterThanOrEqual(590);
+    expect(at144).toBeLessThanOrEqual(601);
+  });
+
+  test('a display slower than the cap draws every frame; a stall does not burst after', () => {
+    expect(drawn(new FrameCap(60), 30, 10)).toBe(300);
+    const cap = new FrameCap(30);
+    expect(cap.due(0)).toBe(true);
+    expect(cap.due(2)).toBe(true); // two seconds later (a stall)
+    expect(cap.due(2 + 1 / 60)).toBe(false); // no catching up
+    expect(cap.due(2 + 2 / 60)).toBe(true);
+  });
+});
+
+describe('FramePacer under a frame cap', () => {
+  test('capped at 10 fps, each frame takes the 6 steps real time asks (not 4: slow motion)', () => {
+    const pacer = new FramePacer(1 / 60);
+    pacer.minFrameInterval = 1 / 10;
+    pacer.reportStepCost(0.001);
+    const ns: number[] = [];
+    for (let k = 0; k <= 30; k++) ns.push(pacer.advance(k / 10));
+    expect(ns.slice(1).every((n) => n === 6)).toBe(true);
+    expect(pacer.timeScale).toBeCloseTo(1, 6);
+    // Without the cap the same frames take 4 (maxStepsPerFrame) and run at 0.67x.
+    const plain = new FramePacer(1 / 60);
+    plain.reportStepCost(0.001);
+    for (let k = 0; k <= 30; k++) plain.advance(k / 10);
+    expect(plain.timeScale).toBeCloseTo(4 / 6, 6);
   });
 });

@@ -82,6 +82,12 @@ describe('VIEW_SCHEMA', () => {
       showGrid: false,
       showVelocities: false,
       pickedBoid: -1,
+      autoBounds: false,
+      density: 0,
+      warmup: 0,
+      pointer: 'off',
+      maxFps: 0,
+      resolutionScale: 1,
     });
     expect(defaultView()).not.toBe(defaultView());
   });
