@@ -733,34 +733,23 @@ export class GpuFlockElement extends Base {
     this._stillBusy = true;
     this._stillAgain = false;
     const plan = stillPlan(flock.params, flock.time);
-    const ownStep = flock.params.timeStep;
     const canvas = flock.canvas;
     const stage = this._stage;
     canvas.style.visibility = 'hidden';
     if (stage) stage.style.background = flock.view.background;
-    const budget = GpuFlockElement.stillBudgetMs;
     const t0 = performance.now();
     let done = 0;
     let cut = false;
     let current = () => flock === this._flock && this._still() && !this._stillAgain;
     try {
-      if (plan.steps > 0 && plan.timeStep !== ownStep)
-        await flock.setParams({ timeStep: plan.timeStep });
-      for (let chunk = STILL_FIRST_CHUNK; done < plan.steps && current();) {
-        const k = Math.min(chunk, plan.steps - done);
-        await flock.step(k);
-        await flock.finish();
-        done += k;
-        const elapsed = performance.now() - t0;
-        if (done < plan.steps && elapsed >= budget) {
-          cut = true;
-          break;
-        }
-        // Next chunk: about an eighth of the bound at the pace so far, within what is left of it.
-        const perStep = elapsed / done;
-        const fit = Math.min(budget / 8, budget - elapsed) / Math.max(perStep, 1e-3);
-        chunk = Math.max(1, Math.floor(fit));
-      }
+      const r = await runWarmup(flock, plan, {
+        budgetMs: GpuFlockElement.stillBudgetMs,
+        now: () => performance.now(),
+        keepGoing: current,
+        firstChunk: STILL_FIRST_CHUNK,
+      });
+      done = r.steps;
+      cut = r.cut;
     } catch (e) {
       current = () => false;
       if (flock === this._flock) {
@@ -769,13 +758,6 @@ export class GpuFlockElement extends Base {
         );
       }
     } finally {
-      try {
-        // Unless an attribute changed the step meanwhile.
-        if (flock.params.timeStep === plan.timeStep && plan.timeStep !== ownStep)
-          await flock.setParams({ timeStep: ownStep });
-      } catch {
-        // disposed meanwhile: nothing to restore
-      }
       canvas.style.visibility = '';
       if (stage) stage.style.background = '';
       this._stillBusy = false;
