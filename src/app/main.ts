@@ -49,6 +49,7 @@ import {
   type FrameCost,
 } from './count-probe';
 import { embedCode } from '../element/embed-code';
+import { ELEMENT_VIEW_DEFAULTS } from '../element/attributes';
 import { PROBE_START_COUNT } from '../element/gpu-flock-element';
 import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup';
 import { OrbitControls } from './orbit-controls';
@@ -191,8 +192,10 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const schema = VIEW_SCHEMA;
   const view = { ...query.options.view };
   if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
-  // The warm-up (DESIGN section 7; 2 s unless the URL says) is flown once the count is chosen.
-  const warmup = typeof view.warmup === 'number' ? view.warmup : 2;
+  // The warm-up (DESIGN section 7; the element's 3 s unless the URL says) is flown once the
+  // count is chosen.
+  const warmup =
+    typeof view.warmup === 'number' ? view.warmup : (ELEMENT_VIEW_DEFAULTS.warmup as number);
   view.warmup = 0;
   // Nothing shows until the first frame of the formed flock.
   container.style.visibility = 'hidden';
