@@ -386,7 +386,8 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
     try {
       // 2,000 boids at the default density (a 31.75-unit cube for a square element).
       const el = addFlock(
-        { backend: 'webgl2', count: '2000', bounds: 'auto', seed: '1' },
+        // paused: no loop step between ready and the read.
+        { backend: 'webgl2', count: '2000', bounds: 'auto', seed: '1', paused: '' },
         'width: 300px; height: 300px',
       );
       const ready = readyDetail(el);
