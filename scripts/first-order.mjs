@@ -1,4 +1,5 @@
-// `node scripts/first-order.mjs [--uncut] [--rungs webgpu,webgl2,webgl2-tf,cpu] [--dims 3,2]`:
+// `node scripts/first-order.mjs [--uncut] [--rungs webgpu,webgl2,webgl2-tf,cpu] [--dims 3,2]
+// [--count 16384|probe]`:
 // the local order (src/core/order.ts, the `npm run order` measure) of the state the <gpu-flock>
 // element's first frame draws, per rung, in DESIGN's default 3D and 2D scenes (16,384 boids in
 // the 64-unit box; the cpu rung at its cap of 4,096 boids in a box of the same density), after
@@ -13,6 +14,9 @@ const { values } = parseArgs({
     uncut: { type: 'boolean', default: false },
     rungs: { type: 'string', default: 'webgpu,webgl2,webgl2-tf,cpu' },
     dims: { type: 'string', default: '3,2' },
+    // A count, or `probe`: no count attribute (the element measures the device and picks one,
+    // its box scaled to DESIGN's density), as the one-line embed runs.
+    count: { type: 'string', default: '16384' },
   },
 });
 
@@ -22,17 +26,20 @@ const rows = [];
 try {
   for (const rung of values.rungs.split(',')) {
     for (const dims of values.dims.split(',').map(Number)) {
-      const count = rung === 'cpu' ? 4096 : 16384;
+      const probe = values.count === 'probe';
+      const count = rung === 'cpu' ? Math.min(4096, Number(values.count)) : Number(values.count);
       // DESIGN's density: 16,384 boids in 64^d.
       const half = (32 * (count / 16384) ** (1 / dims)).toFixed(2);
-      const attrs = {
-        backend: rung,
-        count: String(count),
-        dimensions: String(dims),
-        'bounds-min': `-${half},-${half},-${half}`,
-        'bounds-max': `${half},${half},${half}`,
-        paused: '',
-      };
+      const attrs = probe
+        ? { backend: rung, dimensions: String(dims), paused: '' }
+        : {
+            backend: rung,
+            count: String(count),
+            dimensions: String(dims),
+            'bounds-min': `-${half},-${half},-${half}`,
+            'bounds-max': `${half},${half},${half}`,
+            paused: '',
+          };
       const row = await withMeasurePage(served.url, { width: 800, height: 600 }, (page) =>
         page.evaluate(
           async ({ attrs, uncut }) => {
