@@ -125,6 +125,18 @@ export interface GpuFlockAttributes {
   'show-velocities'?: boolean | 'true' | 'false';
   /** Debug: the boid whose radii and neighbours are drawn (-1: none; click a boid in the demo). -1 to 16777215 boid id. View option `pickedBoid`. Default -1. */
   'picked-boid'?: number | `${number}`;
+  /** Box follows the canvas's shape, its volume from the count at the default density. View option `autoBounds`. Default false. */
+  'auto-bounds'?: boolean | 'true' | 'false';
+  /** Count from the area (capped by what the device holds and by count); 0: off. 0 to 10000 boids per 10,000 CSS px². View option `density`. Default 0. */
+  density?: number | `${number}`;
+  /** Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time). 0 to 60 s. View option `warmup`. Default 3. */
+  warmup?: number | `${number}`;
+  /** Where the pointer attracts the flock: off, over the element, or anywhere on the page. View option `pointer`. Default "off". */
+  pointer?: 'off' | 'element' | 'page';
+  /** Frame cap (0: the display's rate); steps still follow real time. 0 to 240 frames/s. View option `maxFps`. Default 0. */
+  'max-fps'?: number | `${number}`;
+  /** Drawing-buffer pixels per CSS pixel, times devicePixelRatio. 0.25 to 2 × devicePixelRatio. View option `resolutionScale`. Default 1. */
+  'resolution-scale'?: number | `${number}`;
   /** The rung to run; an explicit one that cannot run fires `error` (only `auto` falls back). Changing it rebuilds the flock. Default auto. */
   backend?: 'auto' | 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
   /** Hide capabilities to force a rung, e.g. `webgpu,EXT_color_buffer_float`. Changing it rebuilds the flock. Default (none). */
@@ -135,6 +147,8 @@ export interface GpuFlockAttributes {
   interactive?: boolean;
   /** A scene (src/core/presets.ts): its parameters, view and box; other attributes override it, and `count` alone resizes its box. Changing it rebuilds the flock. Default absent. */
   preset?: 'murmuration' | 'school' | 'swarm' | 'stress';
+  /** `auto`: the box follows the element's shape at the default density (the same as `auto-bounds`). Default absent. */
+  bounds?: 'auto';
   /** With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion). Default auto. */
   motion?: 'auto' | 'always';
 }
@@ -257,6 +271,18 @@ export interface GpuFlockReactAttributes {
   'show-velocities'?: boolean | 'true' | 'false';
   /** Debug: the boid whose radii and neighbours are drawn (-1: none; click a boid in the demo). -1 to 16777215 boid id. View option `pickedBoid`. Default -1. */
   'picked-boid'?: number | `${number}`;
+  /** Box follows the canvas's shape, its volume from the count at the default density. View option `autoBounds`. Default false. */
+  'auto-bounds'?: boolean | 'true' | 'false';
+  /** Count from the area (capped by what the device holds and by count); 0: off. 0 to 10000 boids per 10,000 CSS px². View option `density`. Default 0. */
+  density?: number | `${number}`;
+  /** Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time). 0 to 60 s. View option `warmup`. Default 3. */
+  warmup?: number | `${number}`;
+  /** Where the pointer attracts the flock: off, over the element, or anywhere on the page. View option `pointer`. Default "off". */
+  pointer?: 'off' | 'element' | 'page';
+  /** Frame cap (0: the display's rate); steps still follow real time. 0 to 240 frames/s. View option `maxFps`. Default 0. */
+  'max-fps'?: number | `${number}`;
+  /** Drawing-buffer pixels per CSS pixel, times devicePixelRatio. 0.25 to 2 × devicePixelRatio. View option `resolutionScale`. Default 1. */
+  'resolution-scale'?: number | `${number}`;
   /** The rung to run; an explicit one that cannot run fires `error` (only `auto` falls back). Changing it rebuilds the flock. Default auto. */
   backend?: 'auto' | 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
   /** Hide capabilities to force a rung, e.g. `webgpu,EXT_color_buffer_float`. Changing it rebuilds the flock. Default (none). */
@@ -267,6 +293,8 @@ export interface GpuFlockReactAttributes {
   interactive?: boolean;
   /** A scene (src/core/presets.ts): its parameters, view and box; other attributes override it, and `count` alone resizes its box. Changing it rebuilds the flock. Default absent. */
   preset?: 'murmuration' | 'school' | 'swarm' | 'stress';
+  /** `auto`: the box follows the element's shape at the default density (the same as `auto-bounds`). Default absent. */
+  bounds?: 'auto';
   /** With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion). Default auto. */
   motion?: 'auto' | 'always';
 }

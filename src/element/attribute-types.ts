@@ -10,7 +10,13 @@
  * enum's options, x,y,z triples, booleans. Obstacles are text (JSON or `x,y,z,r; ...`): an array
  * of objects would stringify to `[object Object]`.
  */
-import { ELEMENT_ATTRIBUTES, kebabCase, schemaAttributes, type SchemaEntry } from './attributes';
+import {
+  ELEMENT_ATTRIBUTES,
+  ELEMENT_VIEW_DEFAULTS,
+  kebabCase,
+  schemaAttributes,
+  type SchemaEntry,
+} from './attributes';
 import { VIEW_SCHEMA_ENTRIES } from './view-support';
 
 export const ATTRIBUTE_TYPES_FILE = 'src/element/attribute-types.gen.ts';
@@ -80,7 +86,12 @@ function body(flavour: Flavour): string {
           ? `(${s.unit})`
           : '';
     const which = a.target === 'view' ? `View option \`${a.name}\`.` : `Parameter \`${a.name}\`.`;
-    out.push(comment([`${s.doc}.`, range, which, `Default ${JSON.stringify(s.default)}.`]));
+    // The element's own default where it has one (warmup).
+    const d =
+      a.target === 'view' && a.name in ELEMENT_VIEW_DEFAULTS
+        ? ELEMENT_VIEW_DEFAULTS[a.name]
+        : s.default;
+    out.push(comment([`${s.doc}.`, range, which, `Default ${JSON.stringify(d)}.`]));
     out.push(`  ${key(kebabCase(a.name))}?: ${schemaType(s, flavour)};`);
   }
   for (const e of ELEMENT_ATTRIBUTES) {
