@@ -1,57 +1,12 @@
 // Every schema field rejected through a running flock (state and parameters kept).
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, PARAM_SCHEMA, type Flock } from '../../src/index';
+import { badValues } from '../support/bad-values';
 
-/** A bad value for each field, of the kind a user or a URL could give. */
-const BAD_VALUES: Record<string, unknown[]> = {
-  count: [-5, 2.5, NaN, '100', 0],
-  dimensions: [4, '3', 2.5],
-  boundsMin: [
-    [1, 2],
-    [0, 0, NaN],
-    [0, 0, Infinity],
-  ],
-  boundsMax: [[1, 2, 3, 4], 'x', [NaN, 0, 0]],
-  perceptionRadius: [-1, 0, NaN, Infinity],
-  separationWeight: [-0.1, NaN, 1e6],
-  alignmentWeight: [-1, Infinity],
-  cohesionWeight: [-2, NaN],
-  maxSpeed: [0, -3, NaN],
-  minSpeed: [-1, NaN],
-  maxSteerForce: [-1, Infinity],
-  timeStep: [0, -0.01, 1, NaN],
-  boundary: ['torus', 1],
-  neighborSearch: ['octree', null],
-  sort: ['radix'],
-  seed: [-1, 1.5, 2 ** 32],
-  separationRadius: [-1, NaN, 1e4],
-  steering: ['boids', 0],
-  boundaryMargin: [0, -1, NaN],
-  boundaryForce: [-1, Infinity],
-  species: [0, 5, 1.5],
-  obstacles: [
-    'x',
-    { center: [0, 0, 0], radius: 1 },
-    Array(17).fill({ center: [0, 0, 0], radius: 1 }),
-  ],
-  obstacleMargin: [0, NaN],
-  obstacleForce: [-1, 1e9],
-  attractor: [
-    [0, 0],
-    [0, NaN, 0],
-  ],
-  attractorStrength: [1e4, -1e4, NaN],
-  attractorRadius: [0, -1],
-  predators: [9, -1, 0.5],
-  predatorRadius: [0, NaN],
-  predatorForce: [-1, Infinity],
-  wind: [
-    [1, 2, 3, 4],
-    [0, 0, 1e4],
-  ],
-  turbulence: [-1, NaN],
-  turbulenceScale: [0, -16],
-};
+/** Bad values of every field, from its spec (type and range): tests/support/bad-values.ts. */
+const BAD_VALUES: Record<string, unknown[]> = Object.fromEntries(
+  PARAM_SCHEMA.map((spec) => [spec.name, badValues(spec)]),
+);
 
 const flocks: Flock[] = [];
 afterEach(() => {
@@ -60,7 +15,7 @@ afterEach(() => {
 
 describe('bad parameters through a running flock', () => {
   test('every schema field has bad values that are rejected by name, keeping params and state', async () => {
-    expect(Object.keys(BAD_VALUES).sort()).toEqual(PARAM_SCHEMA.map((s) => s.name).sort());
+    for (const spec of PARAM_SCHEMA) expect(BAD_VALUES[spec.name]!.length).toBeGreaterThan(2);
     const f = await createFlock(undefined, {
       backend: 'webgl2',
       params: { count: 700, seed: 5 },
