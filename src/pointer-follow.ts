@@ -67,11 +67,15 @@ export class PointerFollow {
     }
   }
 
-  /** Removes the listeners and turns the attractor off if this follower had it on. Idempotent. */
-  dispose(): void {
+  /**
+   * Removes the listeners and, unless `final` (the flock itself goes), turns the attractor off if
+   * this follower had it on. Idempotent.
+   */
+  dispose(final = false): void {
     clearTimeout(this.longTouch);
     for (const c of this.cleanups.splice(0)) c();
-    if (this.last !== 'off') this.send(0, 0, 'off');
+    if (!final && this.last !== 'off') this.send(0, 0, 'off');
+    this.last = 'off';
   }
 
   private send(x: number, y: number, mode: PointerMode): void {

@@ -24,7 +24,7 @@
 import { createFlock, DISABLE_NAMES, FlockError } from '../index';
 import type { BackendChoice, Flock, FlockOptions } from '../index';
 import { needsReinit, validateParams, type FlockParams } from '../core/params';
-import { validateView, type PointerTarget } from '../core/view';
+import { validateView } from '../core/view';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
 import { autoBoundsBox, densityCount } from '../core/page';
 import {
@@ -35,8 +35,6 @@ import {
   type WarmupResult,
 } from '../core/warmup';
 import { COUNT_LADDER, probeCount, type CountProbe } from '../app/count-probe';
-import { PointerFollow } from '../pointer-follow';
-import { AutoBoundsFollow } from '../auto-bounds-follow';
 import {
   ELEMENT_ATTRIBUTES,
   ELEMENT_VIEW_DEFAULTS,
@@ -132,8 +130,6 @@ function deferred<T>(): Deferred<T> {
 const SCHEMA_ATTRS: readonly SchemaAttribute[] = schemaAttributes(VIEW_SCHEMA_ENTRIES);
 const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
 const REBUILD_ATTRIBUTES = new Set(['backend', 'disable', 'preset']);
-/** Parameters that change the autoBounds box (its volume, its dimensions, its smallest side). */
-const BOX_PARAMS = new Set(['count', 'dimensions', 'perceptionRadius']);
 
 /** The FlockError of a `backend` or `preset` value no flock can start with; null when valid. */
 /** The names of a `disable` attribute (comma- or space-separated). */
@@ -218,8 +214,6 @@ export class GpuFlockElement extends Base {
   private _stillAgain = false;
   /** The probe and the warm-up run: the flock is not shown nor looped yet. */
   private _warming = false;
-  private _pointerFollow: PointerFollow | null = null;
-  private _boundsFollow: AutoBoundsFollow | null = null;
   private readonly _cleanups: (() => void)[] = [];
 
   /** The running Flock, or null before it has started and after the element left the page. */
@@ -283,7 +277,6 @@ export class GpuFlockElement extends Base {
       if (!this.hasAttribute(alias)) {
         const a = BY_ATTRIBUTE.get(alias)!;
         this._apply(flock, a, null, true);
-        this._syncFollowers();
       }
       return;
     }
@@ -292,7 +285,6 @@ export class GpuFlockElement extends Base {
     if (this._apply(flock, attr, value, true)) {
       if (attr.target === 'view') {
         this._debugViews();
-        this._syncFollowers();
       }
       for (const other of [...this._rejected]) {
         const a = BY_ATTRIBUTE.get(other);
@@ -315,15 +307,9 @@ export class GpuFlockElement extends Base {
   ): boolean {
     const value = text === null ? this._defaultOf(attr) : parseAttribute(attr.spec, text);
     try {
-      if (attr.target === 'params') {
-        const partial: Partial<FlockParams> = { [attr.name]: value };
-        // Under autoBounds a new count (or dimensions) gets its box in the same call.
-        if (this._boundsFollow && BOX_PARAMS.has(attr.name)) {
-          const next = validateParams(partial, flock.params);
-          Object.assign(partial, this._boundsFollow.boxFor(next));
-        }
-        flock.setParams(partial);
-      } else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
+      // (Under autoBounds the flock gives a new count its box: src/flock/flock.ts.)
+      if (attr.target === 'params') flock.setParams({ [attr.name]: value });
+      else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
       this._rejected.delete(attr.attribute);
       if (text === null) this._lastGood.delete(attr.attribute);
       else this._lastGood.set(attr.attribute, value);
@@ -488,8 +474,6 @@ export class GpuFlockElement extends Base {
       this._cleanups.push(() => q.removeEventListener('change', onMotion));
     }
 
-    this._cleanups.push(() => this._disposeFollowers());
-
     if (typeof IntersectionObserver === 'function') {
       this._io = new IntersectionObserver(
         (entries) => {
@@ -560,7 +544,6 @@ export class GpuFlockElement extends Base {
         );
       });
     }
-    this._syncFollowers();
     const detail: StartDetail = {};
     try {
       if (plan.probe) {
@@ -657,35 +640,6 @@ export class GpuFlockElement extends Base {
     return { ...probe, count };
   }
 
-  /** The pointer and autoBounds followers, as the flock's view asks. */
-  private _syncFollowers(): void {
-    const flock = this._flock;
-    const v = flock?.view as { pointer?: PointerTarget; autoBounds?: boolean } | undefined;
-    const pointer = v?.pointer ?? 'off';
-    if (this._pointerFollow && this._pointerFollow.target !== pointer) {
-      this._pointerFollow.dispose();
-      this._pointerFollow = null;
-    }
-    if (flock && pointer !== 'off' && !this._pointerFollow)
-      this._pointerFollow = new PointerFollow(flock, this, pointer);
-    const auto = v?.autoBounds === true;
-    if (this._boundsFollow && !auto) {
-      this._boundsFollow.dispose();
-      this._boundsFollow = null;
-    }
-    if (flock && auto && !this._boundsFollow && this._stage) {
-      this._boundsFollow = new AutoBoundsFollow(flock, this._stage);
-      this._boundsFollow.refit();
-    }
-  }
-
-  private _disposeFollowers(): void {
-    this._pointerFollow?.dispose();
-    this._pointerFollow = null;
-    this._boundsFollow?.dispose();
-    this._boundsFollow = null;
-  }
-
   /** True when reduced motion applies: one still frame instead of the loop. */
   private _still(): boolean {
     return (this._motionQuery?.matches ?? false) && this._motion !== 'always';
@@ -779,7 +733,6 @@ export class GpuFlockElement extends Base {
 
   /** backend or disable changed: a new flock from the attributes (a canvas keeps its context type). */
   private _rebuild(): void {
-    this._disposeFollowers();
     this._warming = false;
     this._flock?.dispose();
     this._flock = null;

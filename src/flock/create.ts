@@ -72,6 +72,15 @@ export async function createFlockWith(
     flock.dispose();
     throw e;
   }
+  // view.warmup: flown unseen first, so the first frame shows a formed flock (DESIGN section 7).
+  if (flock.view.warmup > 0) {
+    try {
+      await flock._warmUp();
+    } catch (e) {
+      flock.dispose();
+      throw e;
+    }
+  }
   // The first frame now, so the canvas never shows an undrawn buffer.
   flock.render();
   if (opts.autoStart ?? (target !== undefined && target !== null)) flock.start();

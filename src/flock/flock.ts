@@ -45,6 +45,16 @@ import {
   type FlockState,
 } from '../core/state';
 import { validateView, type ViewOptions } from '../core/view';
+import { autoBoundsBox } from '../core/page';
+import {
+  macrotask,
+  runWarmup,
+  warmupPlan,
+  WARMUP_BUDGET_MS,
+  type WarmupResult,
+} from '../core/warmup';
+import { PointerFollow } from '../pointer-follow';
+import { AutoBoundsFollow } from '../auto-bounds-follow';
 import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
 import { CommandQueue } from './command-queue';
 import { Epoch } from './epoch';
@@ -70,6 +80,9 @@ const MAX_PENDING_STEPS = 4;
 const SNAPSHOT_INTERVAL_S = 1;
 
 /** @internal What the Flock is built from (createFlockWith in create.ts assembles it) besides its surface, parameters and view. */
+/** Parameters that change the autoBounds box: its volume, its dimensions, its smallest side. */
+const AUTO_BOX_PARAMS = ['count', 'dimensions', 'perceptionRadius'] as const;
+
 export interface FlockSetup {
   backends: BackendProvider;
   frames: FrameSource;
@@ -89,6 +102,12 @@ export interface FlockSetup {
  */
 export class Flock extends EventTarget {
   private readonly _surface: FlockSurface;
+  private readonly _frameSource: FrameSource;
+  /** view.pointer and view.autoBounds on a page: their listeners (null in Node, or off). */
+  private _pointerFollow: PointerFollow | null = null;
+  private _boundsFollow: AutoBoundsFollow | null = null;
+  /** The canvas the followers listen to (a run-time fallback moves to a new one). */
+  private _followed: HTMLCanvasElement | null = null;
   private readonly _epoch = new Epoch();
   private readonly _journal: Journal;
   private readonly _queue: CommandQueue<Backend>;
@@ -123,6 +142,7 @@ export class Flock extends EventTarget {
   constructor(surface: FlockSurface, params: FlockParams, view: ViewOptions, setup: FlockSetup) {
     super();
     this._surface = surface;
+    this._frameSource = setup.frames;
     this._params = params;
     this._view = view;
     this._viewStatic = viewStatic(view);
@@ -140,6 +160,7 @@ export class Flock extends EventTarget {
       this.stats,
       params.timeStep,
     );
+    this._loop.setMaxFps(view.maxFps);
     this._stepTimer = new StepTimer(this._journal, this._epoch, this._loop.pacer, this.stats, {
       isCurrent: (b) => b === this._host.backend,
       failed: (e) => this._emitError(e),
@@ -171,6 +192,7 @@ export class Flock extends EventTarget {
   /** @internal starts the backend (createFlock), then the page observers. */
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
     await this._host.start(choice, state ?? initialState(this._params), this._params);
+    this._syncFollowers();
     this._surface.watch({
       idleChanged: (idle) => this._loop.setIdle(idle),
       resized: () => {
@@ -273,6 +295,15 @@ export class Flock extends EventTarget {
   setParams(partial: Partial<FlockParams>): Promise<void> {
     this._checkNotDisposed();
     const given = definedEntries(partial, 'params');
+    // Under view.autoBounds a new count, dimensions or radius gets its box in the same call.
+    if (
+      this._view.autoBounds &&
+      given.boundsMin === undefined &&
+      given.boundsMax === undefined &&
+      AUTO_BOX_PARAMS.some((k) => given[k] !== undefined)
+    ) {
+      Object.assign(given, this._autoBox(validateParams(given, this._params)));
+    }
     const next = validateParams(given, this._params);
     const up = this._host.upNow;
     if (up && next.count > this._host.backend!.maxCount) {
@@ -332,6 +363,8 @@ export class Flock extends EventTarget {
     const next = validateView(definedEntries(partial, 'view') as Partial<ViewOptions>, this._view);
     this._view = next;
     this._viewStatic = viewStatic(next);
+    this._loop.setMaxFps(next.maxFps);
+    this._syncFollowers();
     this._surface.showBackground(next.background);
     if (!this._loop.running) this.render();
   }
@@ -552,14 +585,72 @@ export class Flock extends EventTarget {
     this._journal.refreshSnapshot(b, () => b === this._host.backend);
   }
 
+  /** The autoBounds box for `p` at the canvas's CSS size (src/core/page.ts). */
+  private _autoBox(p: FlockParams): Pick<FlockParams, 'boundsMin' | 'boundsMax'> {
+    const c = this._surface.canvas;
+    return autoBoundsBox(p.count, p.dimensions, c.clientWidth, c.clientHeight, p.perceptionRadius);
+  }
+
+  /**
+   * The page listeners view.pointer and view.autoBounds ask for, on the canvas drawn into now
+   * (src/pointer-follow.ts, src/auto-bounds-follow.ts); none without a page (Node, a test surface).
+   */
+  private _syncFollowers(): void {
+    const c = this._surface.canvas;
+    const onPage =
+      !this._epoch.disposed && typeof HTMLElement !== 'undefined' && c instanceof HTMLElement;
+    if (this._followed !== c) this._disposeFollowers();
+    this._followed = onPage ? c : null;
+    const pointer = onPage ? this._view.pointer : 'off';
+    if (this._pointerFollow && this._pointerFollow.target !== pointer) {
+      this._pointerFollow.dispose();
+      this._pointerFollow = null;
+    }
+    if (pointer !== 'off' && !this._pointerFollow)
+      this._pointerFollow = new PointerFollow(this, c, pointer);
+    const auto = onPage && this._view.autoBounds;
+    if (this._boundsFollow && !auto) {
+      this._boundsFollow.dispose();
+      this._boundsFollow = null;
+    }
+    if (auto && !this._boundsFollow) {
+      this._boundsFollow = new AutoBoundsFollow(this, c);
+      this._boundsFollow.refit();
+    }
+  }
+
+  private _disposeFollowers(final = false): void {
+    this._pointerFollow?.dispose(final);
+    this._pointerFollow = null;
+    this._boundsFollow?.dispose();
+    this._boundsFollow = null;
+  }
+
+  /**
+   * @internal view.warmup before the first frame (createFlock): flown unseen in chunks that yield
+   * to the page, bounded by WARMUP_BUDGET_MS of wall time, then shown as reached (runWarmup,
+   * src/core/warmup.ts).
+   */
+  async _warmUp(): Promise<WarmupResult> {
+    const plan = warmupPlan(this._params, this._view.warmup, this.time);
+    return runWarmup(this, plan, {
+      budgetMs: WARMUP_BUDGET_MS,
+      now: () => this._frameSource.now(),
+      yieldToPage: macrotask,
+      keepGoing: () => !this._epoch.disposed,
+    });
+  }
+
   /** Sizes the drawing buffer to at most `limit` pixels per side; stats.notes says when clamped. */
   private _fitCanvas(limit: number): void {
-    const note = this._surface.fitDrawingBuffer(limit);
+    const note = this._surface.fitDrawingBuffer(limit, this._view.resolutionScale);
     if (note) this.stats.notes.push(note);
   }
 
   private _emit(type: string, detail: unknown): void {
     if (this._epoch.disposed) return;
+    // A run-time fallback draws into a new canvas: the page listeners move to it.
+    if (type === 'fallback') this._syncFollowers();
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
@@ -580,6 +671,7 @@ export class Flock extends EventTarget {
    */
   dispose(): void {
     if (this._epoch.disposed) return;
+    this._disposeFollowers(true);
     this._loop.dispose();
     this._epoch.dispose();
     this._host.dispose();

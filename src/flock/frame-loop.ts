@@ -4,7 +4,7 @@
  * frame takes, and the frame-rate stats. What a frame does (step, draw) is the flock's: the loop
  * calls `frame(steps, now)`.
  */
-import { FramePacer } from '../core/frame-clock';
+import { FrameCap, FramePacer } from '../core/frame-clock';
 import type { FlockStats } from './options';
 
 /** Where frames come from. */
@@ -38,6 +38,8 @@ export type FrameStats = Pick<FlockStats, 'fps' | 'timeScale' | 'stepsPerFrame' 
 export class FrameLoop {
   /** Fixed steps per frame from real time and the frame budget. */
   readonly pacer: FramePacer;
+  /** view.maxFps: which display frames draw (FrameCap, src/core/frame-clock.ts). */
+  readonly cap = new FrameCap();
   private _running = false;
   private _handle = 0;
   private _idle = false;
@@ -59,11 +61,23 @@ export class FrameLoop {
     return this._running;
   }
 
+  /**
+   * view.maxFps: at most this many frames a second (0: every display frame). The pacer is told
+   * the longer frame interval, so each frame takes the steps real time asks over it.
+   */
+  setMaxFps(fps: number): void {
+    if (this.cap.maxFps === fps) return;
+    this.cap.maxFps = fps;
+    this.cap.reset();
+    this.pacer.minFrameInterval = fps > 0 ? 1 / fps : 0;
+  }
+
   /** Starts the loop (the pacer starts afresh). */
   start(): void {
     if (this._disposed || this._running) return;
     this._running = true;
     this.pacer.reset();
+    this.cap.reset();
     this.schedule();
   }
 
@@ -99,6 +113,11 @@ export class FrameLoop {
   private _frame(timeMs: number): void {
     this._handle = 0;
     if (!this._running || this._disposed) return;
+    // A display frame the cap skips: nothing runs, the next one is asked for.
+    if (!this.cap.due(timeMs / 1000)) {
+      this.schedule();
+      return;
+    }
     if (this._hooks.ready()) {
       const now = timeMs / 1000;
       const steps = this.pacer.advance(now, this._hooks.holdSteps());

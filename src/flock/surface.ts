@@ -7,6 +7,7 @@
  */
 import { FlockError } from '../core/errors';
 import { parseCssColor } from '../core/color';
+import { drawingBufferSize } from '../core/page';
 
 /** A box in CSS pixels of the viewport (as getBoundingClientRect gives). */
 export interface ClientRect {
@@ -37,7 +38,7 @@ export interface FlockSurface {
    * Matches the drawing buffer to the canvas's CSS size times devicePixelRatio, clamped to
    * `limit` device pixels per side. @returns a note the first time it was clamped, else null.
    */
-  fitDrawingBuffer(limit: number): string | null;
+  fitDrawingBuffer(limit: number, resolutionScale?: number): string | null;
   /** The canvas's box in CSS pixels (for pointer picking). */
   clientRect(): ClientRect;
   /** The view's background (a CSS colour): shown as the canvas's CSS background until drawn. */
@@ -167,22 +168,18 @@ export class DomSurface implements FlockSurface {
     if (this._events) this._observeCanvas();
   }
 
-  fitDrawingBuffer(limit: number): string | null {
+  fitDrawingBuffer(limit: number, resolutionScale = 1): string | null {
     const c = this._canvas;
     const cw = c.clientWidth;
     const ch = c.clientHeight;
-    if (cw === 0 || ch === 0) return null;
-    const dpr = Math.min(window.devicePixelRatio || 1, 3);
-    let w = Math.max(1, Math.round(cw * dpr));
-    let h = Math.max(1, Math.round(ch * dpr));
+    const size = drawingBufferSize(cw, ch, window.devicePixelRatio, resolutionScale, limit);
+    if (!size) return null;
+    const { width: w, height: h } = size;
     let note: string | null = null;
-    if (w > limit || h > limit) {
-      const k = limit / Math.max(w, h);
+    if (size.clamped) {
       if (!this._clampNoted)
-        note = `drawing buffer clamped from ${w}x${h} to ${Math.max(1, Math.floor(w * k))}x${Math.max(1, Math.floor(h * k))} (device limit ${limit} pixels per side); the CSS size is kept`;
+        note = `drawing buffer clamped from ${size.wanted.width}x${size.wanted.height} to ${w}x${h} (device limit ${limit} pixels per side); the CSS size is kept`;
       this._clampNoted = true;
-      w = Math.max(1, Math.floor(w * k));
-      h = Math.max(1, Math.floor(h * k));
       // A canvas without a CSS size takes its size from its attributes: pin it first.
       if (!c.style.width) c.style.width = `${cw}px`;
       if (!c.style.height) c.style.height = `${ch}px`;

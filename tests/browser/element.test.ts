@@ -457,6 +457,26 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
     expect(flock.params.boundsMax).toEqual(autoBoundsBox(3000, 3, 200, 300).boundsMax);
   });
 
+  test('resolution-scale: drawing-buffer pixels per CSS pixel times devicePixelRatio', async () => {
+    const el = addFlock(
+      { backend: 'webgl2', count: '500', 'resolution-scale': '0.5', paused: '', warmup: '0' },
+      'width: 400px; height: 200px',
+    );
+    const flock = await el.ready;
+    const dpr = Math.min(window.devicePixelRatio, 3);
+    expect([flock.canvas.width, flock.canvas.height]).toEqual([
+      Math.round(400 * dpr * 0.5),
+      Math.round(200 * dpr * 0.5),
+    ]);
+    el.setAttribute('resolution-scale', '1.5');
+    expect([flock.canvas.width, flock.canvas.height]).toEqual([
+      Math.round(400 * dpr * 1.5),
+      Math.round(200 * dpr * 1.5),
+    ]);
+    // CSS size kept.
+    expect(flock.canvas.clientWidth).toBe(400);
+  });
+
   test('no count: a probe picks one this device holds; density takes it from the area', async () => {
     const el = addFlock({ backend: 'webgl2', paused: '' }, 'width: 320px; height: 200px');
     const ready = readyDetail(el);
