@@ -26,16 +26,9 @@ import type { Backend, BackendKind, BackendTimings } from '../backend';
 import { NO_PASS_TIMES } from '../backend';
 import { FlockError } from '../core/errors';
 import type { DeviceLimits } from '../core/limits';
-import {
-  MAX_COUNT,
-  needsReinit,
-  validateParams,
-  type FlockParams,
-  type Vec3,
-} from '../core/params';
+import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/params';
 import { pointerToWorld as worldUnderPointer } from '../core/pointer';
-import { defaultCamera } from '../core/render-math';
-import type { OrbitCamera } from '../core/render-math';
+import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { viewStatic, type ViewStatic } from '../core/scene';
 import {
   assignSpecies,
@@ -65,6 +58,8 @@ import {
   POINTER_STRENGTH,
   checkCamera,
   definedEntries,
+  noStats,
+  paramChanges,
   type BackendChoice,
   type FlockStats,
 } from './options';
@@ -126,17 +121,7 @@ export class Flock extends EventTarget {
   /** When the frame loop last refreshed the snapshot, seconds. */
   private _snapshotAt = 0;
   /** Latest measurements; see FlockStats. */
-  readonly stats: FlockStats = {
-    fps: 0,
-    stepMs: 0,
-    timing: 'none',
-    passes: { ...NO_PASS_TIMES },
-    resolutionMs: null,
-    timeScale: 1,
-    stepsPerFrame: 0,
-    frameBudgetMs: 0,
-    notes: [],
-  };
+  readonly stats: FlockStats = noStats();
 
   /** @internal use createFlock */
   constructor(surface: FlockSurface, params: FlockParams, view: ViewOptions, setup: FlockSetup) {
@@ -309,17 +294,8 @@ export class Flock extends EventTarget {
     if (up && next.count > this._host.backend!.maxCount) {
       throw countError(next.count, this._host.backend!);
     }
-    const changed = Object.keys(given).filter(
-      (k) =>
-        JSON.stringify(given[k]) !==
-        JSON.stringify((this._params as unknown as Record<string, unknown>)[k]),
-    );
+    const { changed, reinit, respecies, reframe } = paramChanges(given, this._params);
     if (changed.length === 0) return Promise.resolve();
-    const reinit = needsReinit(changed);
-    const respecies = !reinit && changed.includes('species');
-    const reframe = changed.some(
-      (k) => k === 'boundsMin' || k === 'boundsMax' || k === 'dimensions',
-    );
     this._params = next;
     this._loop.pacer.timeStep = next.timeStep;
     if (reinit) this._stepTimer.forgetStepCost();
@@ -450,9 +426,9 @@ export class Flock extends EventTarget {
   readState(): Promise<FlockState> {
     return this._queue.run((b) =>
       this._host.readSettled(b, (x) => {
-        const mark = this._journal.mark(this._host.backend);
+        const mark = this._journal.markBeforeRead(this._host.backend);
         return x.readState().then((s) => {
-          this._journal.adopt(cloneState(s), mark);
+          this._journal.adoptAsSnapshot(cloneState(s), mark);
           return s;
         });
       }),

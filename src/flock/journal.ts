@@ -102,7 +102,7 @@ export class Journal {
   }
 
   /** Where the log is now, to adopt a state read from `b` (or the snapshot's time without one). */
-  mark(b: Backend | null): LogMark {
+  markBeforeRead(b: Backend | null): LogMark {
     return {
       time: b?.time ?? this._snapshot.time,
       gen: this._generation,
@@ -113,7 +113,7 @@ export class Journal {
   }
 
   /** Adopts `s`, read at `mark`, as the snapshot when nothing newer replaced it. */
-  adopt(s: FlockState, mark: LogMark): void {
+  adoptAsSnapshot(s: FlockState, mark: LogMark): void {
     if (mark.gen !== this._generation || mark.epoch !== this._epoch.value) return;
     if (this._epoch.disposed) return;
     const drop = mark.at - this._logBase;
@@ -131,7 +131,7 @@ export class Journal {
   refreshSnapshot(b: Backend, isCurrent: () => boolean): void {
     if (this._readingSnapshot || this._stepCall || this._log.length === 0) return;
     this._readingSnapshot = true;
-    const mark = this.mark(b);
+    const mark = this.markBeforeRead(b);
     let read: Promise<FlockState>;
     try {
       read = b.readState();
@@ -142,7 +142,7 @@ export class Journal {
     void this._epoch
       .guard(read)
       .then((s) => {
-        if (isCurrent() && !b.isLost?.()) this.adopt(s, mark);
+        if (isCurrent() && !b.isLost?.()) this.adoptAsSnapshot(s, mark);
       })
       .catch(() => undefined)
       .finally(() => {

@@ -5,10 +5,10 @@
  * allowed, before anything changes.
  */
 import type { BackendKind, PassTimes } from '../backend';
-import { BACKEND_LADDER } from '../backend';
+import { BACKEND_LADDER, NO_PASS_TIMES } from '../backend';
 import { FlockError } from '../core/errors';
 import { checkLimits, limitsDisable, type DeviceLimits } from '../core/limits';
-import { defaultParams, validateParams, type FlockParams } from '../core/params';
+import { defaultParams, needsReinit, validateParams, type FlockParams } from '../core/params';
 import type { OrbitCamera } from '../core/render-math';
 import { validateState, type FlockState } from '../core/state';
 import { defaultView, validateView, type ViewOptions } from '../core/view';
@@ -86,6 +86,21 @@ export interface FlockStats {
   frameBudgetMs: number;
   /** One-time notes about what the flock adjusted (e.g. a drawing buffer clamped to the device's limits). */
   notes: string[];
+}
+
+/** Stats before anything was measured. */
+export function noStats(): FlockStats {
+  return {
+    fps: 0,
+    stepMs: 0,
+    timing: 'none',
+    passes: { ...NO_PASS_TIMES },
+    resolutionMs: null,
+    timeScale: 1,
+    stepsPerFrame: 0,
+    frameBudgetMs: 0,
+    notes: [],
+  };
 }
 
 /** What the 'contextrestored' and 'fallback' events carry besides their own fields. */
@@ -277,4 +292,26 @@ export function checkStartInputs(options: FlockOptions): {
     params = { ...params, count: state.count };
   }
   return { params, view, state };
+}
+
+/**
+ * The fields of a checked partial `given` whose values differ from `current`, and what they ask
+ * for: `reinit` (count, dimensions or seed: a new state from the seed), `respecies` (species
+ * re-assigned, the state kept), `reframe` (the box or dimensions: the camera is reset).
+ */
+export function paramChanges(
+  given: Record<string, unknown>,
+  current: FlockParams,
+): { changed: string[]; reinit: boolean; respecies: boolean; reframe: boolean } {
+  const was = current as unknown as Record<string, unknown>;
+  const changed = Object.keys(given).filter(
+    (k) => JSON.stringify(given[k]) !== JSON.stringify(was[k]),
+  );
+  const reinit = needsReinit(changed);
+  return {
+    changed,
+    reinit,
+    respecies: !reinit && changed.includes('species'),
+    reframe: changed.some((k) => k === 'boundsMin' || k === 'boundsMax' || k === 'dimensions'),
+  };
 }

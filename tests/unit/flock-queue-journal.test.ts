@@ -133,9 +133,9 @@ describe('Journal', () => {
     const b = fakeBackend(p);
     j.restart(initialState(p), p);
     j.step(b, 2);
-    const mark = j.mark(b);
+    const mark = j.markBeforeRead(b);
     j.step(b, 1);
-    j.adopt(initialState({ ...p, seed: 1 }), mark);
+    j.adoptAsSnapshot(initialState({ ...p, seed: 1 }), mark);
     expect(j.length).toBe(1);
     expect(j.snapshot.time).toBeCloseTo(2 * p.timeStep, 12);
     expect(j.snapshot.state.positions).toEqual(initialState({ ...p, seed: 1 }).positions);
@@ -147,15 +147,15 @@ describe('Journal', () => {
     const b = fakeBackend(p);
     j.restart(initialState(p), p);
     j.step(b, 2);
-    const m1 = j.mark(b);
+    const m1 = j.markBeforeRead(b);
     j.setState(b, initialState({ ...p, seed: 9 }), p);
     j.step(b, 1);
-    j.adopt(initialState({ ...p, seed: 1 }), m1);
+    j.adoptAsSnapshot(initialState({ ...p, seed: 1 }), m1);
     expect(j.snapshot.state.positions).toEqual(initialState({ ...p, seed: 9 }).positions);
     j.step(b, 1);
-    const m2 = j.mark(b);
+    const m2 = j.markBeforeRead(b);
     epoch.bump();
-    j.adopt(initialState({ ...p, seed: 1 }), m2);
+    j.adoptAsSnapshot(initialState({ ...p, seed: 1 }), m2);
     expect(j.length).toBe(2);
   });
 
