@@ -37,7 +37,7 @@ import {
   validateState,
   type FlockState,
 } from '../core/state';
-import { validateView, type ViewOptions } from '../core/view';
+import { validateView, viewBackground, type ViewOptions } from '../core/view';
 import { autoBoundsBox } from '../core/page';
 import {
   macrotask,
@@ -131,7 +131,7 @@ export class Flock extends EventTarget {
     this._params = params;
     this._view = view;
     this._viewStatic = viewStatic(view);
-    surface.showBackground(view.background);
+    surface.showBackground(viewBackground(view));
     this._camera = defaultCamera(params);
     this._journal = new Journal(params, this._epoch);
     this._loop = new FrameLoop(
@@ -341,7 +341,7 @@ export class Flock extends EventTarget {
     this._viewStatic = viewStatic(next);
     this._loop.setMaxFps(next.maxFps);
     this._syncFollowers();
-    this._surface.showBackground(next.background);
+    this._surface.showBackground(viewBackground(next));
     if (!this._loop.running) this.render();
   }
 
