@@ -25,6 +25,7 @@
 //     (src/bench/scene.ts allBehaviours); 'terms': also each term alone, the first model, and
 //     the default flock with the off terms' code cut out of the steer shaders
 //     (src/bench/shader-variants.ts); or a list of variants, e.g. removed,removed-species,removed-forces
+//   --no-look: skip the draw-per-shape rows (scripts/bench-look.mjs) that end the run
 //   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
 import { mkdirSync, writeFileSync, mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +56,7 @@ const { values: a } = parseArgs({
     behaviours: { type: 'string', default: 'all' },
     'behaviour-counts': { type: 'string', default: '16384,65536' },
     rounds: { type: 'string', default: '9' },
+    look: { type: 'boolean', default: true },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -63,7 +65,7 @@ if (a.help) {
     'npm run bench -- [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute] [--sorts counting,bitonic]\n' +
       '  [--counts 4096,16384,65536,262144] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
       '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]\n' +
-      '  [--no-steady] [--behaviours all|terms|none] [--behaviour-counts 16384,65536] [--rounds 9]',
+      '  [--no-steady] [--behaviours all|terms|none] [--behaviour-counts 16384,65536] [--rounds 9] [--no-look]',
   );
   process.exit(0);
 }
@@ -245,3 +247,26 @@ console.log(lines.join('\n'));
 mkdirSync(dirname(a.out), { recursive: true });
 writeFileSync(a.out, JSON.stringify({ ...result.export, cli: a }, null, 2));
 console.log(`wrote ${a.out}`);
+
+// The draw pass per shape at 16,384 and 262,144, level of detail on and off (issue 19):
+// scripts/bench-look.mjs, on the backends of this run that draw on a GPU; --no-look skips it.
+if (a.look) {
+  const { spawnSync } = await import('node:child_process');
+  const backends = a.backends
+    .split(',')
+    .filter((b) => b === 'webgpu' || b === 'webgl2')
+    .join(',');
+  if (backends) {
+    spawnSync(
+      process.execPath,
+      [
+        join(import.meta.dirname, 'bench-look.mjs'),
+        '--backends',
+        backends,
+        '--out',
+        join(dirname(a.out), 'look.json'),
+      ],
+      { stdio: 'inherit' },
+    );
+  }
+}

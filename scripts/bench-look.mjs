@@ -1,0 +1,96 @@
+// The draw pass per shape (DESIGN section 7, issue 19): `node scripts/bench-look.mjs` (also the
+// last part of `npm run bench`). For each backend, count and shape, with level of detail on
+// (lodPixels 3, the default) and off (0), one flock in the 640x480 container of
+// scripts/measure.html (a fresh page per backend) draws `--frames` frames of its initial state;
+// each frame is timed from render() to finish() (wall clock: SwiftShader's WebGL2 has no timer
+// query) and, where the backend times its passes (WebGPU timestamp queries), its draw pass too.
+// Prints the medians and writes them to --out. Options: --backends webgpu,webgl2
+// --counts 16384,262144 --shapes arrow,bird,fish,dot --frames 5 --out bench-results/look.json
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { serveMeasurePage, withMeasurePage } from './measure-page.mjs';
+
+const { values: a } = parseArgs({
+  options: {
+    backends: { type: 'string', default: 'webgpu,webgl2' },
+    counts: { type: 'string', default: '16384,262144' },
+    shapes: { type: 'string', default: 'arrow,bird,fish,dot' },
+    frames: { type: 'string', default: '5' },
+    out: { type: 'string', default: 'bench-results/look.json' },
+  },
+});
+const root = resolve(import.meta.dirname, '..');
+const { url, close } = await serveMeasurePage(root);
+const rows = [];
+try {
+  for (const backend of a.backends.split(',')) {
+    await withMeasurePage(url, { width: 640, height: 480 }, async (page) => {
+      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+      for (const count of a.counts.split(',').map(Number)) {
+        const got = await page.evaluate(
+          async ({ backend, count, shapes, frames }) => {
+            const flock = await window.gpuFlock.createFlock(document.getElementById('app'), {
+              backend,
+              params: { count },
+              autoStart: false,
+            });
+            const median = (xs) => {
+              const s = xs.filter((x) => x !== null).sort((p, q) => p - q);
+              if (s.length === 0) return null;
+              const m = s.length >> 1;
+              return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+            };
+            const out = [];
+            try {
+              for (const shape of shapes) {
+                for (const lodPixels of [3, 0]) {
+                  flock.setView({ shape, lodPixels });
+                  // One frame to compile and settle, then the timed ones.
+                  flock.render();
+                  await flock.finish();
+                  const wall = [];
+                  const gpu = [];
+                  for (let k = 0; k < frames; k++) {
+                    const t0 = performance.now();
+                    flock.render();
+                    await flock.finish();
+                    wall.push(performance.now() - t0);
+                    gpu.push(flock.timings().passes.draw);
+                  }
+                  out.push({
+                    shape,
+                    lodPixels,
+                    wallMs: median(wall),
+                    gpuDrawMs: median(gpu),
+                    drawMode: flock.drawMode ?? null,
+                  });
+                }
+              }
+              return { backend: flock.backend, rows: out };
+            } finally {
+              flock.dispose();
+            }
+          },
+          { backend, count, shapes: a.shapes.split(','), frames: Number(a.frames) },
+        );
+        for (const r of got.rows) rows.push({ backend: got.backend, count, ...r });
+        console.log(`draw per shape, ${got.backend}, N = ${count.toLocaleString('en')}:`);
+        for (const r of got.rows) {
+          const gpu = r.gpuDrawMs === null ? '' : `  draw pass ${r.gpuDrawMs.toFixed(2)} ms (gpu)`;
+          console.log(
+            `  ${r.shape.padEnd(6)} lod ${String(r.lodPixels).padEnd(2)}  frame ${r.wallMs.toFixed(1).padStart(7)} ms (render + finish)${gpu}`,
+          );
+        }
+      }
+    });
+  }
+} finally {
+  await close();
+}
+mkdirSync(dirname(a.out), { recursive: true });
+writeFileSync(
+  a.out,
+  JSON.stringify({ canvas: [640, 480], frames: Number(a.frames), rows }, null, 2),
+);
+console.log(`wrote ${a.out}`);
