@@ -491,9 +491,14 @@ function drawBoid(
         1 - fogAt(cx, cy, cz),
       ),
     );
+    // One winding for every triangle: faces of one colour share a path, and under the nonzero
+    // rule overlapping faces of opposite windings would cancel.
+    const area =
+      (pts[2]! - pts[0]!) * (pts[5]! - pts[1]!) - (pts[4]! - pts[0]!) * (pts[3]! - pts[1]!);
+    const [b, c] = area >= 0 ? [2, 4] : [4, 2];
     ctx.moveTo(pts[0]!, pts[1]!);
-    ctx.lineTo(pts[2]!, pts[3]!);
-    ctx.lineTo(pts[4]!, pts[5]!);
+    ctx.lineTo(pts[b]!, pts[b + 1]!);
+    ctx.lineTo(pts[c]!, pts[c + 1]!);
     ctx.closePath();
   }
 }
