@@ -142,7 +142,14 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
       minSpeed: 1.5,
     },
     // Fish in the ocean palette: its deep blue water and cool light; the two species by colour.
-    view: { shape: 'fish', palette: 'ocean', colorMode: 'species', showObstacles: true },
+    // 1.5 units long (the default would be 1% of the box): fish read as fish, not dashes.
+    view: {
+      shape: 'fish',
+      palette: 'ocean',
+      colorMode: 'species',
+      boidSize: 1.5,
+      showObstacles: true,
+    },
   },
   swarm: {
     name: 'swarm',

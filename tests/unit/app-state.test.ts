@@ -122,6 +122,7 @@ describe('demoQuery (copy link)', () => {
       shape: 'fish',
       palette: 'ocean',
       colorMode: 'density',
+      boidSize: 1.5,
       showObstacles: true,
     });
     expect(validateParams(back.options.params)).toEqual(params);
