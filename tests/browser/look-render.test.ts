@@ -215,8 +215,6 @@ describe.each(BACKENDS)('%s: the look', (backend) => {
       const g = grab(flock);
       const bg = palette('ocean').background.map((c) => Math.round(c * 255));
       expect(at(g, 2, 2).slice(0, 3)).toEqual(bg.slice(0, 3));
-      // The canvas's CSS background (shown before a frame and while a context comes back) too.
-      expect(canvas.style.backgroundColor).toBe(`rgb(${bg[0]}, ${bg[1]}, ${bg[2]})`);
       // An explicit background wins over the palette's.
       flock.setView({ background: '#102030' });
       expect(at(grab(flock), 2, 2).slice(0, 3)).toEqual([0x10, 0x20, 0x30]);
