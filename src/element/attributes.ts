@@ -200,6 +200,21 @@ function cell(text: string): string {
 }
 
 /**
+ * The view options as a Markdown table (option, allowed values, default, what it does), from
+ * VIEW_SCHEMA: the README's "View options" table (createFlock's defaults: the schema's).
+ */
+export function viewOptionsTable(viewSchema: readonly SchemaEntry[]): string {
+  const rows = ['| option | allowed | default | what it does |', '|---|---|---|---|'];
+  for (const s of viewSchema) {
+    const allowed = s.type === 'boolean' ? '`true`, `false`' : allowedOf(s);
+    rows.push(
+      `| \`${s.name}\` | ${cell(allowed)} | ${cell(defaultOf(s, 'params'))} | ${cell(s.doc)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+/**
  * The README's attribute table (Markdown), generated from the schemas: every attribute the
  * element reads, its allowed values, its default and what it does.
  */

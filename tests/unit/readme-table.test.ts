@@ -5,13 +5,26 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PARAM_SCHEMA } from '../../src/core/params';
 import { kebabCase, parseAttribute, schemaAttributes } from '../../src/element/attributes';
-import { currentAttributeTable, withAttributeTable } from '../../src/element/readme-table';
+import {
+  VIEW_TABLE_START,
+  currentAttributeTable,
+  currentViewTable,
+  withAttributeTable,
+} from '../../src/element/readme-table';
+import { VIEW_SCHEMA } from '../../src/core/view';
 
 const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
 
 describe('README attribute table', () => {
   test('matches the schemas (run `npm run docs:attributes` after changing a schema)', () => {
     expect(withAttributeTable(readme)).toBe(readme);
+  });
+
+  test('the README has the view options table, one row per VIEW_SCHEMA option', () => {
+    expect(readme).toContain(VIEW_TABLE_START);
+    const table = currentViewTable();
+    for (const s of VIEW_SCHEMA) expect(table).toContain(`| \`${s.name}\` |`);
+    expect(table).toContain('`bird`, `fish`, `arrow`, `dot`');
   });
 
   test('has one row per schema attribute and element attribute', () => {
