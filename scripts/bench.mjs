@@ -1,24 +1,23 @@
 // `npm run bench`: drives the benchmark page (bench.html?auto=1: the same measuring code a user
-// runs in their browser) in headless Chromium, prints the page's table (median step times, the
-// grid/brute ratio, the ratio to webgl2 and the N -> 4N growth of each row) and writes the page's
-// JSON export (every number, the device report and the settings).
+// runs in their browser) in headless Chromium, prints the capacity sentence (the most boids each
+// backend holds at 60 and 30 fps), the page's table (median step, draw and frame times, the
+// main-thread ms per frame, long tasks, the ratios) and writes the page's JSON export (every
+// number, the capacity, the device report and the settings; import it on bench.html to compare
+// devices).
 //
-// The default run (about 10 minutes on this 2-core machine with a software GPU, shared): webgl2
-// and webgpu, grid (webgpu: counting and bitonic sorts) and brute force, N = 4,096 to 262,144
-// (brute force left out above 16,384), then the cost rows (every behaviour on vs the plain flock,
-// N = 16,384 and 65,536); a row stops growing once a step takes longer than the budget.
-// Options (node's util.parseArgs):
+// The default is the page's quick run (under a minute on this 2-core machine with a software
+// GPU): the capacity of every backend, then webgpu (counting sort), webgl2, webgl2-tf and cpu at
+// N = 1,024, 4,096 and 16,384. `--full` is the page's full sweep: every family (both WebGPU
+// sorts, brute force up to 16,384, the steady and dense rows with their 600-step warm-ups),
+// N = 1,024 to 1,048,576 with drawing, and the cost rows of every behaviour (many minutes).
+// Options (node's util.parseArgs) override either; an option not given keeps the run's own:
 //   --backends webgl2,webgpu   (also webgl2-tf, cpu)   --modes grid,brute   --sorts counting,bitonic
 //   --counts 4096,16384,65536,262144   --brute-max 16384
 //   --samples 5 --batch auto (steps per timed batch) --budget 4000 (ms per step)
-//   --frames 0 (frames drawn per case to time drawing and fps; 0: none)
-//   --dims 3 --seed 1 --out bench-results/bench.json
-//   --steady (default on, as issue 13 asks of the default run; --no-steady leaves them out and
-//     saves about 5 minutes here, 600 steps each before timing): the "steady" rows (timed after
-//     600 steps, mean |N_i| then) and "dense steady" rows (box side /
-//     2.15) of webgpu counting and webgl2 grid up to N = 4,096, with WebGPU vs WebGL2 and N -> 4N
-//     on the same scene
-//   --behaviours all (default) | terms | none: cost rows on webgpu counting and webgl2 grid at
+//   --frames 0 (frames drawn per case to time drawing, fps and main-thread ms; 0: none)
+//   --dims 3 --seed 1 --out bench-results/bench.json   --no-capacity (leave the capacity out)
+//   --no-steady (leave the steady and dense rows out of --full: they run 600 steps each first)
+//   --behaviours all | terms | none: cost rows on webgpu counting and webgl2 grid at
 //     --behaviour-counts (16384,65536): the plain default flock and every variant side by side,
 //     --rounds (9) rounds each timing one batch of every flock back to back; "vs plain" is the
 //     median (interquartile range) of each round's ratio to plain. 'all': every behaviour on
@@ -26,7 +25,6 @@
 //     the default flock with the off terms' code cut out of the steer shaders
 //     (src/bench/shader-variants.ts); or a list of variants, e.g. removed,removed-species,removed-forces
 //   --no-look: skip the draw-per-shape rows (scripts/bench-look.mjs) that end the run
-//   --full: the page's whole sweep: every backend, N = 1,024 to 1,048,576, 5 frames drawn
 import { mkdirSync, writeFileSync, mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,63 +34,61 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
 const { values: a } = parseArgs({
-  // --no-steady (the header's documented form) needs negative options.
+  // --no-steady and --no-capacity need negative options.
   allowNegative: true,
   options: {
-    backends: { type: 'string', default: 'webgl2,webgpu' },
-    modes: { type: 'string', default: 'grid,brute' },
-    sorts: { type: 'string', default: 'counting,bitonic' },
-    counts: { type: 'string', default: '4096,16384,65536,262144' },
-    'brute-max': { type: 'string', default: '16384' },
-    samples: { type: 'string', default: '5' },
-    batch: { type: 'string', default: 'auto' },
-    budget: { type: 'string', default: '4000' },
-    frames: { type: 'string', default: '0' },
-    dims: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '1' },
+    backends: { type: 'string' },
+    modes: { type: 'string' },
+    sorts: { type: 'string' },
+    counts: { type: 'string' },
+    'brute-max': { type: 'string' },
+    samples: { type: 'string' },
+    batch: { type: 'string' },
+    budget: { type: 'string' },
+    frames: { type: 'string' },
+    dims: { type: 'string' },
+    seed: { type: 'string' },
     out: { type: 'string', default: 'bench-results/bench.json' },
     full: { type: 'boolean', default: false },
-    steady: { type: 'boolean', default: true },
-    behaviours: { type: 'string', default: 'all' },
-    'behaviour-counts': { type: 'string', default: '16384,65536' },
-    rounds: { type: 'string', default: '9' },
+    steady: { type: 'boolean' },
+    capacity: { type: 'boolean' },
+    behaviours: { type: 'string' },
+    'behaviour-counts': { type: 'string' },
+    rounds: { type: 'string' },
     look: { type: 'boolean', default: true },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (a.help) {
   console.log(
-    'npm run bench -- [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute] [--sorts counting,bitonic]\n' +
-      '  [--counts 4096,16384,65536,262144] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
-      '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json] [--full]\n' +
+    'npm run bench -- [--full] [--no-capacity] [--backends webgl2,webgpu,webgl2-tf,cpu] [--modes grid,brute]\n' +
+      '  [--sorts counting,bitonic] [--counts 4096,16384] [--brute-max 16384] [--samples 5] [--batch auto|N]\n' +
+      '  [--budget 4000] [--frames 0] [--dims 3] [--seed 1] [--out bench-results/bench.json]\n' +
       '  [--no-steady] [--behaviours all|terms|none] [--behaviour-counts 16384,65536] [--rounds 9] [--no-look]',
   );
   process.exit(0);
 }
-if (a.full) {
-  a.backends = 'webgpu,webgl2,webgl2-tf,cpu';
-  a.counts = '1024,4096,16384,65536,262144,1048576';
-  if (a.frames === '0') a.frames = '5';
-}
 
-const query = new URLSearchParams({
-  auto: '1',
-  backends: a.backends,
-  modes: a.modes,
-  sorts: a.sorts,
-  counts: a.counts,
-  bruteMax: a['brute-max'],
-  samples: a.samples,
-  batch: a.batch,
-  budget: a.budget,
-  frames: a.frames,
-  dims: a.dims,
-  seed: a.seed,
-  steady: a.steady ? '1' : '0',
-  behaviours: a.behaviours,
-  behaviourCounts: a['behaviour-counts'],
-  rounds: a.rounds,
-});
+const query = new URLSearchParams({ auto: '1', preset: a.full ? 'full' : 'quick' });
+const pass = {
+  backends: 'backends',
+  modes: 'modes',
+  sorts: 'sorts',
+  counts: 'counts',
+  'brute-max': 'bruteMax',
+  samples: 'samples',
+  batch: 'batch',
+  budget: 'budget',
+  frames: 'frames',
+  dims: 'dims',
+  seed: 'seed',
+  behaviours: 'behaviours',
+  'behaviour-counts': 'behaviourCounts',
+  rounds: 'rounds',
+};
+for (const [opt, key] of Object.entries(pass)) if (a[opt] !== undefined) query.set(key, a[opt]);
+if (a.steady !== undefined) query.set('steady', a.steady ? '1' : '0');
+if (a.capacity !== undefined) query.set('capacity', a.capacity ? '1' : '0');
 
 /**
  * Waits for the page's auto sweep. Vite's dev server may reload the page once when it first
@@ -204,6 +200,7 @@ try {
   result = await page.evaluate(() => ({
     table: window.bench.tableText(),
     export: window.bench.exportJSON(),
+    sentence: window.bench.sentence(),
   }));
   await page.close();
 } finally {
@@ -227,8 +224,16 @@ if (gpu?.available)
       .join(' ')}${gpu.isFallbackAdapter ? ' (fallback adapter)' : ''}`,
   );
 for (const [k, b] of Object.entries(dev?.backends ?? {}))
-  if (!b.available && a.backends.split(',').includes(k))
-    lines.push(`${k}: not available here: ${b.reason}`);
+  if (!b.available) lines.push(`${k}: not available here: ${b.reason}`);
+if (result.sentence) {
+  lines.push('');
+  lines.push(result.sentence);
+  for (const c of result.export.capacity ?? [])
+    if (c.available)
+      lines.push(
+        `  ${c.backend}: ${c.results.map((r) => `${r.fps} fps ${r.count}${r.bounded ? '+' : ''} (${r.steps} step${r.steps > 1 ? 's' : ''} + draw ${r.frameMs === null ? '-' : r.frameMs.toFixed(1)} ms; fails at ${r.failsAt ?? '-'})`).join(', ')}; ${c.probes.length} probes in ${(c.ms / 1000).toFixed(1)} s`,
+      );
+}
 lines.push(
   'median ms per step over batches, CPU clock around step + finish (cpu-wait) on every row; ' +
     'density constant; "passes": where per-pass times came from',
@@ -241,7 +246,9 @@ lines.push(
     '"N->4N": this row\'s / its own at N/4; "!": over the budget; "vs plain (IQR)": cost rows, ' +
     "this row's batch / the plain default flock's of the same round, median (interquartile range) " +
     'over the rounds; "steer vs plain": the same for the steer pass; "gpu-proc cpu ms": CPU time of ' +
-    'Chromium\'s GPU process per step (where a software GPU runs), "cpu vs plain" its ratio',
+    'Chromium\'s GPU process per step (where a software GPU runs), "cpu vs plain" its ratio; ' +
+    '"main ms": main-thread ms per frame (step + draw submitted, not the wait for the device); ' +
+    '"long tasks": main-thread tasks over 50 ms while the case ran',
 );
 console.log(lines.join('\n'));
 mkdirSync(dirname(a.out), { recursive: true });

@@ -1,9 +1,12 @@
 /**
- * The benchmark page (bench.html): sweep controls, the device report, the charts, the results
- * table, CSV/JSON export and the side-by-side view. The query sets the controls, so a URL
- * reproduces a run; with `?auto=1` the sweep starts at once (the CLI does this) and
- * `window.bench.done` resolves with the rows.
- * Query: backends=webgpu,webgl2,webgl2-tf,cpu  modes=grid,brute  sorts=counting,bitonic
+ * The benchmark page (bench.html): the quick run (capacity per backend, then a small sweep; about
+ * a minute on a software GPU) and the full sweep, with a progress bar, the time left and Cancel;
+ * the capacity sentence and bars, the device report, the charts, the results table, CSV/JSON
+ * export, JSON import of other devices' runs (overlaid on every chart, labelled by device) and
+ * the side-by-side view. The query sets the controls, so a URL reproduces a run; with `?auto=1`
+ * the run starts at once (the CLI does this) and `window.bench.done` resolves with the rows.
+ * Query: preset=quick|full (default quick)  capacity=0|1
+ *        backends=webgpu,webgl2,webgl2-tf,cpu  modes=grid,brute  sorts=counting,bitonic
  *        counts=4096,16384 (or minN= maxN=)  bruteMax=16384  samples=7  batch=auto|4
  *        budget=2000 (ms per step)  frames=5 (0: no drawing)  seed=1  dims=3  auto=1
  *        behaviours=none|all|terms|variant,variant (cost rows on webgpu counting and webgl2
@@ -14,7 +17,9 @@
 import './bench.css';
 import type { BackendKind } from '../backend';
 import { BACKEND_LADDER } from '../backend';
-import { BenchCharts, DivergenceChart } from './charts';
+import { BenchCharts, CapacityChart, DivergenceChart, type ChartRun } from './charts';
+import { runCapacity } from './capacity-run';
+import { Progress, leftText } from './progress';
 import { collectDeviceReport, deviceOf, reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
@@ -25,8 +30,10 @@ import {
   SWEEP_COUNTS,
   caseLabel,
   isMeasured,
+  observeLongTasks,
   runCosts,
   runSweep,
+  STEADY_STEPS,
   sweepCap,
   type AnyRow,
   type BehaviourVariant,
@@ -34,9 +41,13 @@ import {
 } from './measure';
 import {
   benchTable,
+  capacitySentence,
+  deviceLabel,
   makeExport,
+  parseImport,
   tableText,
   toCSV,
+  type BackendCapacity,
   type BenchExport,
   type BenchSettings,
 } from './report';
@@ -56,7 +67,18 @@ export interface BenchApi {
   exportJSON(): BenchExport;
   exportCSV(): string;
   tableText(): string;
+  /** The capacity per backend of the current or last run. */
+  capacity: BackendCapacity[];
+  /** The capacity in one sentence ('' before it is measured). */
+  sentence(): string;
+  /** Runs imported from other devices' JSON exports. */
+  imported: BenchExport[];
+  /** Adds runs (parsed JSON exports) to the overlay; throws on a file that is not one. */
+  importRuns(runs: unknown[]): void;
+  /** Cancels the run under way (as the Cancel button). */
+  cancel(): void;
   charts: BenchCharts;
+  capacityChart: CapacityChart;
   side: SideBySide;
 }
 
@@ -76,9 +98,46 @@ const num = (k: string, d: number) => {
 
 const GRID_FAMILIES = ALL_FAMILIES.filter((f) => f.mode === 'grid');
 
-/** The settings the page starts with: defaults, overridden by the query. */
+/**
+ * The two runs the page offers. Quick: capacity per backend, then webgpu (counting sort), webgl2,
+ * webgl2-tf and cpu at N = 1,024, 4,096 and 16,384 with 3 batches and 3 frames each (about a
+ * minute on this project's 2-core machine with a software GPU). Full: every family (both WebGPU
+ * sorts, brute force up to 16,384, the steady and dense rows with their 600-step warm-ups),
+ * N = 1,024 to 1,048,576, 7 batches and 5 frames, and the cost rows of every behaviour.
+ */
+function presetSettings(preset: 'quick' | 'full'): BenchSettings {
+  const quick = preset === 'quick';
+  return {
+    families: quick
+      ? GRID_FAMILIES.filter((f) => f.sort !== 'bitonic' && !f.scene).map(caseLabel)
+      : ALL_FAMILIES.map(caseLabel),
+    counts: quick ? [1024, 4096, 16384] : [...SWEEP_COUNTS],
+    bruteMax: 16384,
+    samples: quick ? 3 : 7,
+    batch: 'auto',
+    frames: quick ? 3 : 5,
+    budgetMs: quick ? 1000 : 2000,
+    dimensions: 3,
+    seed: 1,
+    behaviours: quick ? 'none' : 'all',
+    behaviourCounts: [...COST_COUNTS],
+    rounds: 9,
+    preset,
+    capacity: true,
+  };
+}
+
+/** The capacity search's bounds per run: a quick run keeps each backend to a few seconds. */
+function capacityBounds(s: BenchSettings) {
+  return s.preset === 'full'
+    ? { deadlineMs: 25_000, probeMs: 1500, frames: 5 }
+    : { deadlineMs: 6_000, probeMs: 500, frames: 3 };
+}
+
+/** The settings the page starts with: a preset (quick by default), overridden by the query. */
 function settingsFromQuery(): BenchSettings {
-  let families: string[];
+  const base = presetSettings(q.get('preset') === 'full' ? 'full' : 'quick');
+  let families = base.families;
   if (q.has('backends')) {
     const backends = list('backends');
     const modes = q.has('modes') ? list('modes') : ['grid'];
@@ -90,15 +149,15 @@ function settingsFromQuery(): BenchSettings {
         (f.backend !== 'webgpu' || f.mode === 'brute' || sorts.includes(f.sort!)) &&
         (!f.scene || q.get('steady') !== '0'),
     ).map(caseLabel);
-  } else {
-    families = GRID_FAMILIES.map(caseLabel);
+  } else if (q.get('steady') === '0') {
+    families = families.filter((l) => !/steady/.test(l));
   }
-  let counts: number[];
+  let counts = base.counts;
   if (q.has('counts')) {
     counts = list('counts')
       .map(Number)
       .filter((n) => Number.isInteger(n) && n > 0);
-  } else {
+  } else if (q.has('minN') || q.has('maxN')) {
     const lo = num('minN', 1024);
     const hi = num('maxN', 1048576);
     counts = SWEEP_COUNTS.filter((n) => n >= lo && n <= hi);
@@ -109,25 +168,27 @@ function settingsFromQuery(): BenchSettings {
     ? list('behaviourCounts')
         .map(Number)
         .filter((n) => Number.isInteger(n) && n > 0)
-    : [...COST_COUNTS];
+    : base.behaviourCounts;
   return {
+    ...base,
     families,
     counts,
-    bruteMax: num('bruteMax', 16384),
-    samples: num('samples', 7),
+    bruteMax: num('bruteMax', base.bruteMax),
+    samples: num('samples', base.samples),
     batch: batch === null || batch === 'auto' ? 'auto' : Math.max(1, Number(batch) || 1),
-    frames: num('frames', q.get('draw') === '0' ? 0 : 5),
-    budgetMs: num('budget', 2000),
+    frames: num('frames', q.get('draw') === '0' ? 0 : base.frames),
+    budgetMs: num('budget', base.budgetMs),
     dimensions: num('dims', 3) === 2 ? 2 : 3,
     seed: num('seed', 1),
     behaviours:
-      b === 'all' || b === 'terms'
+      b === 'all' || b === 'terms' || b === 'none'
         ? b
         : b && list('behaviours').every((v) => (ALL_VARIANTS as readonly string[]).includes(v))
           ? (list('behaviours') as BehaviourVariant[])
-          : 'none',
+          : base.behaviours,
     behaviourCounts,
-    rounds: Math.max(3, Math.round(num('rounds', 9))),
+    rounds: Math.max(3, Math.round(num('rounds', base.rounds))),
+    capacity: q.has('capacity') ? q.get('capacity') !== '0' : base.capacity,
   };
 }
 
@@ -155,7 +216,6 @@ function buildControls(s: BenchSettings): void {
     cb.type = 'checkbox';
     cb.value = label;
     cb.dataset.backend = f.backend;
-    cb.checked = s.families.includes(label);
     l.append(
       cb,
       ' ',
@@ -169,9 +229,20 @@ function buildControls(s: BenchSettings): void {
     );
     boxes.append(l);
   }
-  ($('brute') as HTMLInputElement).checked = s.families.some((l) => l.endsWith('brute'));
   for (const id of ['min-n', 'max-n', 'brute-max'])
     for (const n of SWEEP_COUNTS) option($<HTMLSelectElement>(id), String(n), fmtN(n));
+  for (const id of ['side-left', 'side-right'])
+    for (const b of BACKEND_LADDER) option($<HTMLSelectElement>(id), b);
+  $<HTMLSelectElement>('side-left').value = 'webgl2';
+  $<HTMLSelectElement>('side-right').value = 'webgpu';
+  buildValues(s);
+}
+
+/** Sets the controls to the settings `s`. */
+function buildValues(s: BenchSettings): void {
+  for (const cb of $('family-boxes').querySelectorAll<HTMLInputElement>('input'))
+    cb.checked = s.families.includes(cb.value);
+  ($('brute') as HTMLInputElement).checked = s.families.some((l) => l.endsWith('brute'));
   $<HTMLSelectElement>('min-n').value = String(Math.min(...s.counts));
   $<HTMLSelectElement>('max-n').value = String(Math.max(...s.counts));
   $<HTMLSelectElement>('brute-max').value = String(
@@ -184,10 +255,7 @@ function buildControls(s: BenchSettings): void {
   $<HTMLInputElement>('seed').value = String(s.seed);
   $<HTMLSelectElement>('dims').value = String(s.dimensions);
   $<HTMLSelectElement>('behaviours').value = Array.isArray(s.behaviours) ? 'terms' : s.behaviours;
-  for (const id of ['side-left', 'side-right'])
-    for (const b of BACKEND_LADDER) option($<HTMLSelectElement>(id), b);
-  $<HTMLSelectElement>('side-left').value = 'webgl2';
-  $<HTMLSelectElement>('side-right').value = 'webgpu';
+  $<HTMLInputElement>('capacity').checked = s.capacity !== false;
 }
 
 /** The settings the controls show now. */
@@ -227,6 +295,8 @@ function settingsFromControls(prev: BenchSettings): BenchSettings {
         : ($<HTMLSelectElement>('behaviours').value as 'none' | 'all' | 'terms'),
     behaviourCounts: prev.behaviourCounts,
     rounds: prev.rounds,
+    preset: prev.preset,
+    capacity: $<HTMLInputElement>('capacity').checked,
   };
 }
 
@@ -265,20 +335,22 @@ function renderTable(rows: readonly AnyRow[]): void {
     : '';
 }
 
-function refreshBarChoices(rows: readonly AnyRow[]): number {
+/**
+ * The stacked bar's N choices (every N measured in any run) and its pick: the user's, else the
+ * largest N that every run (this page's and each imported one) measured, else the largest.
+ */
+function refreshBarChoices(runs: readonly (readonly AnyRow[])[]): number {
   const sel = $<HTMLSelectElement>('bar-n');
-  const counts = [...new Set(rows.filter(isMeasured).map((r) => r.count))].sort((a, b) => a - b);
+  const measured = runs.map((rs) => rs.filter(isMeasured).filter((r) => !r.behaviours));
+  const counts = [...new Set(measured.flat().map((r) => r.count))].sort((a, b) => a - b);
   const prev = Number(sel.value);
   const have = [...sel.options].map((o) => Number(o.value));
   if (counts.join() !== have.join()) {
     sel.replaceChildren();
     for (const n of counts) option(sel, String(n), fmtN(n));
   }
-  // Default to the largest N every measured family reached (the fairest comparison), else the last.
-  const labels = new Set(rows.filter(isMeasured).map((r) => r.label));
-  const common = counts.filter((n) =>
-    [...labels].every((l) => rows.some((r) => isMeasured(r) && r.label === l && r.count === n)),
-  );
+  const withRows = measured.filter((rs) => rs.length > 0);
+  const common = counts.filter((n) => withRows.every((rs) => rs.some((r) => r.count === n)));
   const pick =
     counts.includes(prev) && sel.dataset.user ? prev : (common.at(-1) ?? counts.at(-1) ?? 0);
   sel.value = String(pick);
@@ -338,19 +410,46 @@ const charts = new BenchCharts(
   $<HTMLCanvasElement>('chart-scaling'),
   $<HTMLCanvasElement>('chart-passes'),
 );
+const capacityChart = new CapacityChart($<HTMLCanvasElement>('chart-capacity'));
 let rows: AnyRow[] = [];
+let capacity: BackendCapacity[] = [];
+const imported: BenchExport[] = [];
 let device: DeviceReport | null = null;
 let busy: Promise<unknown> = Promise.resolve();
 let abort = false;
+const longTasks = observeLongTasks();
+
+/** The page's own run and the imported ones, as the charts draw them. */
+function chartRuns(): ChartRun[] {
+  return [
+    { label: deviceLabel(device), rows, capacity },
+    ...imported.map((e) => ({
+      label: e.label ?? deviceLabel(e.device),
+      rows: e.rows,
+      capacity: e.capacity ?? [],
+    })),
+  ];
+}
 
 function redraw(): void {
   renderTable(rows);
-  charts.update(rows, refreshBarChoices(rows));
+  const runs = chartRuns();
+  charts.ownLabel = runs[0]!.label;
+  charts.update(rows, refreshBarChoices(runs.map((r) => r.rows)), runs.slice(1));
+  capacityChart.update(runs.filter((r) => r.capacity.length > 0));
+  $('capacity-sentence').textContent = capacitySentence(capacity) || 'Not measured yet.';
+  const ul = $('imported');
+  ul.replaceChildren();
+  for (const e of imported) {
+    const li = document.createElement('li');
+    li.textContent = `${e.label}: ${e.rows.filter(isMeasured).length} rows${e.capacitySentence ? `; ${e.capacitySentence}` : ''}`;
+    ul.append(li);
+  }
 }
 
 $<HTMLSelectElement>('bar-n').addEventListener('change', (e) => {
   (e.target as HTMLSelectElement).dataset.user = '1';
-  charts.update(rows, Number((e.target as HTMLSelectElement).value));
+  redraw();
 });
 
 status.textContent = 'collecting the device report (a small flock on each backend)';
@@ -358,9 +457,22 @@ const deviceReady = collectDeviceReport($('stage')).then((r) => {
   device = r;
   api.device = r;
   renderDevice(r);
-  status.textContent = 'ready: choose backends and press "Run sweep"';
+  status.textContent = 'ready: press "Quick run" (about a minute) or "Full sweep"';
+  redraw();
   return r;
 });
+
+/** A priori cost of each part of a run (arbitrary units, about seconds on a slow device). */
+function planWeights(s: BenchSettings) {
+  const fams = familiesOf(s);
+  const caseW = (f: BenchFamily, n: number) =>
+    (f.scene ? STEADY_STEPS / 60 : 0) + 0.4 + (s.samples + s.frames) * (n / 16384) * 0.15;
+  const cases = fams.flatMap((f) => s.counts.map((n) => ({ f, n, w: caseW(f, n) })));
+  const capW = s.capacity ? capacityBounds(s).deadlineMs / 1000 : 0;
+  const capKinds = s.capacity ? [...new Set(fams.map((f) => f.backend))] : [];
+  const costW = s.behaviours === 'none' ? 0 : s.behaviourCounts.length * 2 * 8;
+  return { cases, capW, capKinds, costW };
+}
 
 async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
   const s: BenchSettings = { ...settingsFromControls(settings), ...over };
@@ -371,11 +483,25 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
     await side.stop();
     abort = false;
     rows = [];
+    capacity = [];
     api.rows = rows;
+    api.capacity = capacity;
     redraw();
-    $<HTMLButtonElement>('run').disabled = true;
+    for (const id of ['run', 'quick', 'full']) $<HTMLButtonElement>(id).disabled = true;
     $<HTMLButtonElement>('stop').disabled = false;
     const t0 = performance.now();
+    const plan = planWeights(s);
+    const total =
+      plan.cases.reduce((a, c) => a + c.w, 0) + plan.capW * plan.capKinds.length + plan.costW;
+    const progress = new Progress(total);
+    const bar = $<HTMLProgressElement>('progress');
+    const eta = $('eta');
+    const show = (text?: string) => {
+      bar.value = progress.fraction;
+      eta.textContent = leftText(progress.leftMs(performance.now() - t0));
+      if (text) status.textContent = `running: ${text}`;
+    };
+    const ticker = setInterval(() => show(), 500);
     // What the sweep and the cost rows share: their settings and what each row does on arrival.
     const common = {
       samples: s.samples,
@@ -384,25 +510,54 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
       dimensions: s.dimensions,
       seed: s.seed,
       container: $('stage'),
-      onProgress: (t: string) => (status.textContent = `running: ${t}`),
+      onProgress: (t: string) => show(t),
       aborted: () => abort,
     };
+    const weightOf = (r: AnyRow) =>
+      plan.cases.find((c) => caseLabel(c.f) === r.label && c.n === r.count)?.w ?? 0;
     const onRow = (row: AnyRow) => {
       if (isMeasured(row) && device) row.device = deviceOf(device, row.backend, row.device);
       rows.push(row);
+      if (!row.behaviours) progress.advance(weightOf(row));
+      show();
       redraw();
     };
     try {
-      await runSweep(
-        familiesOf(s),
-        s.counts,
-        {
-          ...common,
-          frames: s.frames,
-          cap: (f) => sweepCap(f, s.bruteMax),
-        },
-        onRow,
-      );
+      if (s.capacity && plan.capKinds.length) {
+        const bounds = capacityBounds(s);
+        let started = performance.now();
+        await runCapacity(
+          plan.capKinds,
+          {
+            ...bounds,
+            start: 1024,
+            container: $('stage'),
+            aborted: () => abort,
+            onProgress: (t) => {
+              progress.partial(plan.capW, (performance.now() - started) / bounds.deadlineMs);
+              show(t);
+            },
+          },
+          (c) => {
+            capacity.push(c);
+            progress.advance(plan.capW);
+            started = performance.now();
+            show();
+            redraw();
+          },
+        );
+      }
+      if (!abort)
+        await runSweep(
+          familiesOf(s),
+          s.counts,
+          {
+            ...common,
+            frames: s.frames,
+            cap: (f) => sweepCap(f, s.bruteMax),
+          },
+          onRow,
+        );
       if (s.behaviours !== 'none' && !abort) {
         // Cost rows on the chosen GPU backends' default families (webgpu counting, webgl2 grid).
         const bases = COST_BASES.filter((f) => s.families.includes(caseLabel(f)));
@@ -419,14 +574,20 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
           onRow,
         );
       }
+      progress.advance(total);
+      show();
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      status.textContent = `${abort ? 'stopped' : 'done'}: ${rows.filter(isMeasured).length} cases measured, ${rows.length - rows.filter(isMeasured).length} skipped, in ${secs} s`;
+      const skipped = rows.length - rows.filter(isMeasured).length;
+      status.textContent = `${abort ? 'cancelled' : 'done'}: ${rows.filter(isMeasured).length} cases measured, ${skipped} skipped${capacity.length ? `, capacity of ${capacity.length} backends` : ''}, in ${secs} s${longTasks ? '' : ' (this browser does not report long tasks)'}`;
+      eta.textContent = '';
     } catch (e) {
       status.textContent = `failed: ${e instanceof Error ? e.message : String(e)}`;
       throw e;
     } finally {
-      $<HTMLButtonElement>('run').disabled = false;
+      clearInterval(ticker);
+      for (const id of ['run', 'quick', 'full']) $<HTMLButtonElement>(id).disabled = false;
       $<HTMLButtonElement>('stop').disabled = true;
+      redraw();
     }
     return rows;
   });
@@ -434,12 +595,23 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
   return job;
 }
 
-const exportNow = () => makeExport(rows, settings, device);
+const exportNow = () => makeExport(rows, settings, device, capacity);
 $('run').addEventListener('click', () => void run().catch(() => undefined));
-$('stop').addEventListener('click', () => {
-  abort = true;
-  status.textContent = 'stopping after the current measurement';
+$('quick').addEventListener('click', () => {
+  settings = presetSettings('quick');
+  buildValues(settings);
+  void run(settings).catch(() => undefined);
 });
+$('full').addEventListener('click', () => {
+  settings = presetSettings('full');
+  buildValues(settings);
+  void run(settings).catch(() => undefined);
+});
+const cancel = () => {
+  abort = true;
+  status.textContent = 'cancelling after the current measurement';
+};
+$('stop').addEventListener('click', cancel);
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-');
 $('csv').addEventListener('click', () =>
   download(`gpu-flock-bench-${stamp()}.csv`, 'text/csv', toCSV(exportNow())),
@@ -451,6 +623,26 @@ $('json').addEventListener('click', () =>
     JSON.stringify(exportNow(), null, 2),
   ),
 );
+
+function importRuns(data: unknown[]): void {
+  for (const [i, d] of data.entries()) imported.push(parseImport(d, `file ${i + 1}`));
+  redraw();
+}
+$<HTMLInputElement>('import').addEventListener('change', async (e) => {
+  const input = e.target as HTMLInputElement;
+  const files = [...(input.files ?? [])];
+  for (const f of files) {
+    try {
+      importRuns([JSON.parse(await f.text())]);
+    } catch (err) {
+      const li = document.createElement('li');
+      li.className = 'bad';
+      li.textContent = `${f.name}: ${err instanceof Error ? err.message : String(err)}`;
+      $('imported').append(li);
+    }
+  }
+  input.value = '';
+});
 
 // ---- side by side ----------------------------------------------------------------------------
 
@@ -510,7 +702,18 @@ const api: BenchApi = {
   exportJSON: exportNow,
   exportCSV: () => toCSV(exportNow()),
   tableText: () => tableText(benchTable(rows)),
+  get capacity() {
+    return capacity;
+  },
+  set capacity(c: BackendCapacity[]) {
+    capacity = c;
+  },
+  sentence: () => capacitySentence(capacity),
+  imported,
+  importRuns,
+  cancel,
   charts,
+  capacityChart,
   side,
 };
 window.bench = api;

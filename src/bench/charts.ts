@@ -30,7 +30,26 @@ import {
   type AnyRow,
   type BenchRow,
 } from './measure';
-import { ms } from './report';
+import { BACKEND_LADDER } from '../backend';
+import { BACKEND_NAMES } from './measure';
+import { ms, type BackendCapacity } from './report';
+
+/** A run to draw: its rows, capacity and device label (the page's own, or an imported file). */
+export interface ChartRun {
+  label: string;
+  rows: readonly AnyRow[];
+  capacity: readonly BackendCapacity[];
+}
+
+/** Per run (device), a line style: the page's own run solid, imported ones dashed or dotted. */
+const RUN_DASH: number[][] = [[], [8, 4], [2, 3], [12, 3, 2, 3]];
+/** Per run (device), the capacity bars' colour at 60 fps and at 30 fps. */
+const RUN_COLORS: [string, string][] = [
+  ['#4cc9f0', '#4cc9f088'],
+  ['#f72585', '#f7258588'],
+  ['#ff9f1c', '#ff9f1c88'],
+  ['#90be6d', '#90be6d88'],
+];
 
 Chart.register(
   LineController,
@@ -151,34 +170,50 @@ export class BenchCharts {
     });
   }
 
-  /** Redraws both charts from the rows measured so far; `atN` picks the stacked bar's N. */
-  update(rows: readonly AnyRow[], atN: number): void {
+  /**
+   * Redraws the charts from the rows measured so far; `atN` picks the stacked bar's N. With
+   * imported runs (other devices), every chart overlays them, each dataset labelled by device.
+   */
+  update(rows: readonly AnyRow[], atN: number, runs: readonly ChartRun[] = []): void {
     // The cost rows (plain vs behaviours at two N) would only crowd the scaling lines.
-    const measured = rows.filter(isMeasured).filter((r) => !r.behaviours);
-    this.updateScaling(measured);
-    this.updatePasses(measured, atN);
+    const pick = (rs: readonly AnyRow[]) => rs.filter(isMeasured).filter((r) => !r.behaviours);
+    const all: { label: string | null; rows: BenchRow[] }[] = [
+      { label: runs.length ? (this.ownLabel ?? 'this device') : null, rows: pick(rows) },
+      ...runs.map((r) => ({ label: r.label, rows: pick(r.rows) })),
+    ].filter((r, i) => i === 0 || r.rows.length > 0);
+    this.updateScaling(all);
+    this.updatePasses(all, atN);
   }
 
-  private updateScaling(rows: BenchRow[]): void {
-    const labels = [...new Set(rows.map((r) => r.label))].sort(
-      (a, b) => familyOrder(a) - familyOrder(b),
-    );
-    const datasets: ChartDataset<'line', { x: number; y: number }[]>[] = labels.map((label) => {
-      const pts = rows
-        .filter((r) => r.label === label)
-        .sort((a, b) => a.count - b.count)
-        .map((r) => ({ x: r.count, y: r.stepMs }));
-      const color = COLORS[label] ?? '#adb5bd';
-      return {
-        label,
-        data: pts,
-        borderColor: color,
-        backgroundColor: color,
-        borderDash: label.endsWith('brute') ? [6, 4] : [],
-        pointRadius: 3,
-        borderWidth: 2,
-      };
+  /** The label of the page's own run when runs are overlaid (its device). */
+  ownLabel: string | null = null;
+
+  private updateScaling(runs: { label: string | null; rows: BenchRow[] }[]): void {
+    const datasets: ChartDataset<'line', { x: number; y: number }[]>[] = [];
+    runs.forEach((run, k) => {
+      const labels = [...new Set(run.rows.map((r) => r.label))].sort(
+        (a, b) => familyOrder(a) - familyOrder(b),
+      );
+      for (const label of labels) {
+        const pts = run.rows
+          .filter((r) => r.label === label)
+          .sort((a, b) => a.count - b.count)
+          .map((r) => ({ x: r.count, y: r.stepMs }));
+        const color = COLORS[label] ?? '#adb5bd';
+        datasets.push({
+          label: run.label ? `${label} · ${run.label}` : label,
+          data: pts,
+          borderColor: color,
+          backgroundColor: color,
+          borderDash:
+            k > 0 ? RUN_DASH[k % RUN_DASH.length]! : label.endsWith('brute') ? [6, 4] : [],
+          pointStyle: k > 0 ? 'rectRot' : 'circle',
+          pointRadius: 3,
+          borderWidth: 2,
+        });
+      }
     });
+    const rows = runs.flatMap((r) => r.rows);
     if (rows.length) {
       const n0 = Math.min(...rows.map((r) => r.count));
       const n1 = Math.max(...rows.map((r) => r.count));
@@ -209,10 +244,13 @@ export class BenchCharts {
     this.scaling.update();
   }
 
-  private updatePasses(rows: BenchRow[], atN: number): void {
-    const at = rows
-      .filter((r) => r.count === atN)
-      .sort((a, b) => familyOrder(a.label) - familyOrder(b.label));
+  private updatePasses(runs: { label: string | null; rows: BenchRow[] }[], atN: number): void {
+    const at = runs.flatMap((run) =>
+      run.rows
+        .filter((r) => r.count === atN)
+        .sort((a, b) => familyOrder(a.label) - familyOrder(b.label))
+        .map((r) => ({ r, device: run.label })),
+    );
     const keys = [...PASS_KEYS, 'other'] as const;
     const value = (r: BenchRow, k: (typeof keys)[number]): number => {
       if (k === 'other') {
@@ -226,11 +264,13 @@ export class BenchCharts {
       return r.passes[k] ?? 0;
     };
     // Two-line labels stay horizontal: the family, then where its pass times came from.
-    this.passes.data.labels = at.map((r) => [r.label, `(${r.timing})`]);
+    this.passes.data.labels = at.map(({ r, device }) =>
+      device ? [r.label, device, `(${r.timing})`] : [r.label, `(${r.timing})`],
+    );
     this.passes.data.datasets = keys
       .map((k) => ({
         label: PASS_LABELS[k]!,
-        data: at.map((r) => value(r, k)),
+        data: at.map(({ r }) => value(r, k)),
         backgroundColor: PASS_COLORS[k]!,
         stack: 'step',
       }))
@@ -242,6 +282,70 @@ export class BenchCharts {
   destroy(): void {
     this.scaling.destroy();
     this.passes.destroy();
+  }
+}
+
+/**
+ * The capacity bars: per backend (ladder order), the most boids that hold 60 fps and 30 fps, one
+ * pair of bars per device (the page's own run and every imported one); a log axis, since a GPU
+ * holds hundreds of times what the CPU does.
+ */
+export class CapacityChart {
+  readonly chart: Chart<'bar', (number | null)[], string>;
+
+  constructor(canvas: HTMLCanvasElement) {
+    this.chart = new Chart(canvas, {
+      type: 'bar',
+      data: { labels: [], datasets: [] },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: {
+          title: { display: true, text: 'Most boids a whole frame holds (steps + draw)' },
+          legend: { position: 'bottom', labels: { boxWidth: 12 } },
+          tooltip: {
+            callbacks: {
+              label: (c) =>
+                `${c.dataset.label}: ${Number(c.parsed.y).toLocaleString('en-US')} boids`,
+            },
+          },
+        },
+        scales: {
+          y: {
+            type: 'logarithmic',
+            title: { display: true, text: 'boids' },
+            ticks: { callback: (v) => logTick(Number(v)) },
+          },
+        },
+      },
+    });
+  }
+
+  /** Redraws from the runs (the first one is this page's own run). */
+  update(runs: readonly ChartRun[]): void {
+    const backends = BACKEND_LADDER.filter((b) =>
+      runs.some((r) => r.capacity.some((c) => c.backend === b && c.available)),
+    );
+    this.chart.data.labels = backends.map((b) => BACKEND_NAMES[b]);
+    this.chart.data.datasets = runs
+      .filter((r) => r.capacity.length > 0)
+      .flatMap((run, k) =>
+        ([60, 30] as const).map((fps, j) => ({
+          label: `${run.label} · ${fps} fps`,
+          data: backends.map((b) => {
+            const c = run.capacity.find((x) => x.backend === b && x.available);
+            const n = c?.results.find((r) => r.fps === fps)?.count ?? 0;
+            return n > 0 ? n : null;
+          }),
+          backgroundColor: RUN_COLORS[k % RUN_COLORS.length]![j]!,
+        })),
+      );
+    this.chart.update();
+  }
+
+  destroy(): void {
+    this.chart.destroy();
   }
 }
 

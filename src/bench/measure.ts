@@ -222,6 +222,14 @@ export interface BenchRow extends BenchCase {
   frameMs: number | null;
   /** 1000 / frameMs. */
   fps: number | null;
+  /**
+   * Main-thread ms per frame (median over the frames drawn): performance.now() around the calls
+   * that encode and submit a frame (`step(1)` until it resolves, and `render()`), not the wait
+   * for the device; null when no frame was drawn.
+   */
+  mainMs: number | null;
+  /** Long tasks (PerformanceObserver 'longtask', over 50 ms on the main thread) while the case ran. */
+  longTasks: LongTasks;
   /** Drawing buffer size of the canvas drawn into, device pixels. */
   canvas: [number, number];
   /** createFlock + first step + finish (shader compilation, allocation), ms. */
@@ -244,6 +252,80 @@ export interface SkippedRow extends BenchCase {
 }
 
 export type AnyRow = BenchRow | SkippedRow;
+
+/** Long tasks seen on the main thread during a measurement. */
+export interface LongTasks {
+  /** How many (null where the browser has no 'longtask' entries). */
+  count: number | null;
+  /** Their summed duration, ms. */
+  ms: number;
+  /** The longest, ms. */
+  maxMs: number;
+}
+
+let longTaskLog: PerformanceEntry[] | null = null;
+
+/**
+ * Starts recording long tasks (PerformanceObserver 'longtask': main-thread tasks over 50 ms) for
+ * longTasksBetween; false where the browser does not report them.
+ */
+export function observeLongTasks(): boolean {
+  if (longTaskLog) return true;
+  if (
+    typeof PerformanceObserver === 'undefined' ||
+    !PerformanceObserver.supportedEntryTypes?.includes('longtask')
+  )
+    return false;
+  const log: PerformanceEntry[] = [];
+  new PerformanceObserver((list) => log.push(...list.getEntries())).observe({
+    type: 'longtask',
+    buffered: true,
+  });
+  longTaskLog = log;
+  return true;
+}
+
+/** The long tasks that started between t0 and t1 (performance.now() times). */
+export function longTasksBetween(t0: number, t1: number): LongTasks {
+  if (!longTaskLog) return { count: null, ms: 0, maxMs: 0 };
+  const hit = longTaskLog.filter((e) => e.startTime >= t0 && e.startTime < t1);
+  return {
+    count: hit.length,
+    ms: hit.reduce((s, e) => s + e.duration, 0),
+    maxMs: hit.reduce((m, e) => Math.max(m, e.duration), 0),
+  };
+}
+
+/** The backends' names in sentences. */
+export const BACKEND_NAMES: Record<BackendKind, string> = {
+  webgpu: 'WebGPU',
+  webgl2: 'WebGL2',
+  'webgl2-tf': 'transform feedback',
+  cpu: 'CPU',
+};
+
+/**
+ * Why a case was not measured, in words a user acts on, from the error createFlock or a step
+ * gave (a FlockError names the field: 'count' over the backend's cap, 'backend' when it cannot
+ * run here, with the ladder's reason).
+ */
+export function skipInWords(e: unknown, backend: BackendKind): string {
+  const name = BACKEND_NAMES[backend];
+  if (e instanceof FlockError) {
+    if (e.field === 'count') {
+      const max = /to ([\d,]+)/.exec(e.allowed)?.[1];
+      const n = max ? Number(max.replace(/,/g, '')).toLocaleString('en-US') : null;
+      return n
+        ? `the ${name} backend takes at most ${n} boids on this device`
+        : `the ${name} backend cannot take this many boids here`;
+    }
+    if (e.field === 'backend') {
+      const why = /\((.*)\)$/.exec(e.message)?.[1];
+      return `${name} does not run in this browser${why ? `: ${why}` : ''}`;
+    }
+  }
+  return `failed: ${e instanceof Error ? e.message : String(e)}`;
+}
 
 export function isMeasured(r: AnyRow): r is BenchRow {
   return !('skipped' in r);
@@ -388,6 +470,7 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
     }
     let drawMs: number | null = null;
     let frameMs: number | null = null;
+    const mains: number[] = [];
     const drawSeen: PassTimes[] = [];
     if (o.frames > 0 && !o.aborted?.()) {
       o.onProgress?.(`${label}, N = ${c.count}: drawing`);
@@ -397,12 +480,15 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
       if (draw1 + probe <= o.budgetMs) {
         for (let k = 1; k < o.frames; k++) draws.push(await timed(() => drawAndWait(flock)));
         for (let k = 0; k < o.frames; k++) {
-          frames.push(
-            await timed(async () => {
-              await flock.step(1);
-              await drawAndWait(flock);
-            }),
-          );
+          // The main thread's part: from step(1) until it resolves (its passes encoded and
+          // submitted) and render(); then the wait for the device.
+          const a = performance.now();
+          await flock.step(1);
+          flock.render();
+          const b = performance.now();
+          await flock.finish();
+          frames.push(performance.now() - a);
+          mains.push(b - a);
           drawSeen.push(flock.timings().passes);
         }
       } else {
@@ -424,6 +510,8 @@ export async function measureCase(c: BenchCase, o: BenchOptions): Promise<BenchR
       drawMs,
       frameMs,
       fps: frameMs === null ? null : 1000 / frameMs,
+      mainMs: mains.length ? median(mains) : null,
+      longTasks: longTasksBetween(t0, performance.now()),
       overBudget,
     };
   } finally {
@@ -493,14 +581,14 @@ export function sweepCap(f: BenchFamily, bruteMax: number): SweepCap | null {
   if (f.mode === 'brute')
     return {
       count: bruteMax,
-      skipped: `left out above N = ${bruteMax} (all pairs, O(N²): too slow here)`,
+      skipped: `left out above N = ${bruteMax.toLocaleString('en-US')}: all pairs grow as N², too slow here`,
     };
   if (f.scene)
     return {
       count: STEADY_MAX_COUNT,
       skipped:
-        `left out above N = ${STEADY_MAX_COUNT} (a ${f.scene} row first runs ${STEADY_STEPS} ` +
-        'untimed steps so that the flock forms: too slow here)',
+        `left out above N = ${STEADY_MAX_COUNT.toLocaleString('en-US')}: a ${f.scene} row first ` +
+        `runs ${STEADY_STEPS} untimed steps so that the flock forms, too slow here`,
     };
   return null;
 }
@@ -523,8 +611,11 @@ export async function runSweep(
   onRow: (row: AnyRow) => void,
 ): Promise<void> {
   const sorted = [...counts].sort((a, b) => a - b);
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const secs = (ms: number) =>
+    ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
   for (const f of families) {
-    let stop: string | null = null;
+    let stop: { why: string; reason: SkippedRow['reason'] } | null = null;
     let last: BenchRow | null = null;
     const cap = o.cap?.(f) ?? null;
     for (const count of sorted) {
@@ -536,38 +627,44 @@ export async function runSweep(
         continue;
       }
       if (stop) {
-        onRow({
-          ...c,
-          label,
-          reason: stop.startsWith('not available') ? 'unavailable' : 'budget',
-          skipped: stop,
-        });
+        onRow({ ...c, label, reason: stop.reason, skipped: stop.why });
         continue;
       }
       if (last) {
         const factors = Math.log(count / last.count) / Math.log(4);
         const predicted = last.stepMs * expectedGrowth(f.mode) ** factors;
         if (predicted > 4 * o.budgetMs) {
-          stop = `predicted ${Math.round(predicted)} ms per step from N = ${last.count}, over the ${o.budgetMs} ms budget`;
-          onRow({ ...c, label, reason: 'budget', skipped: stop });
+          stop = {
+            reason: 'budget',
+            why:
+              `left out: a step would take about ${secs(predicted)} (from ${secs(last.stepMs)} ` +
+              `at N = ${fmt(last.count)}), over the ${secs(o.budgetMs)} a step may take`,
+          };
+          onRow({ ...c, label, reason: stop.reason, skipped: stop.why });
           continue;
         }
       }
-      o.onProgress?.(`${label}, N = ${count}: starting`);
+      o.onProgress?.(`${label}, N = ${fmt(count)}: starting`);
       try {
         const row = await measureCase(c, o);
         onRow(row);
         last = row;
         if (row.overBudget || row.stepMs > o.budgetMs)
-          stop = `N = ${count} took ${Math.round(row.stepMs)} ms per step, over the ${o.budgetMs} ms budget`;
+          stop = {
+            reason: 'budget',
+            why:
+              `left out: a step at N = ${fmt(count)} took ${secs(row.stepMs)}, over the ` +
+              `${secs(o.budgetMs)} a step may take`,
+          };
       } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e);
-        // A FlockError (explicit backend it cannot run, count over its cap) means "not here".
+        // A FlockError (a backend that cannot run here, a count over its cap) means "not here",
+        // and the same holds for every larger count.
         const unavailable = e instanceof FlockError || last === null;
-        onRow({ ...c, label, reason: unavailable ? 'unavailable' : 'error', skipped: msg });
+        const why = skipInWords(e, f.backend);
+        onRow({ ...c, label, reason: unavailable ? 'unavailable' : 'error', skipped: why });
         stop = unavailable
-          ? `not available here: ${msg}`
-          : `stopped after an error at N = ${count}`;
+          ? { reason: 'unavailable', why }
+          : { reason: 'error', why: `left out after a failure at N = ${fmt(count)}` };
       }
     }
   }
@@ -703,6 +800,8 @@ export async function runCosts(
             drawMs: null,
             frameMs: null,
             fps: null,
+            mainMs: null,
+            longTasks: { count: null, ms: 0, maxMs: 0 },
             overBudget: probe > o.budgetMs,
             vsPlain: ratios(samples, ms[0]!),
             ...(sv.length ? { steerVsPlain: sv } : {}),

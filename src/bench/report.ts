@@ -7,9 +7,12 @@
  *   (below 1: faster than WebGL2);
  * - N->4N: this row's step time / its own at N/4 (near 4 for the grid, 16 for brute force).
  */
+import type { BackendKind } from '../backend';
+import type { CapacityResult, MeasuredProbe } from '../capacity';
 import { reportLines, type DeviceReport } from './device-report';
 import {
   ALL_FAMILIES,
+  BACKEND_NAMES,
   PASS_KEYS,
   ALL_VARIANTS,
   caseLabel,
@@ -46,6 +49,86 @@ export interface BenchSettings {
   behaviourCounts: number[];
   /** Rounds of the cost rows (each times one batch of plain and of every variant). */
   rounds: number;
+  /** 'quick' (the default: under a minute on a software GPU) or 'full' (every row). */
+  preset?: 'quick' | 'full';
+  /** Measure the capacity per backend (the most boids at 60 and 30 fps) first. */
+  capacity?: boolean;
+}
+
+/** The capacity of one backend on the device (src/capacity.ts measureCapacity), or why none. */
+export interface BackendCapacity {
+  backend: BackendKind;
+  /** false: the backend does not run here (`reason` says why). */
+  available: boolean;
+  reason?: string;
+  /** Renderer / adapter. */
+  device: string;
+  /** One per frame rate (60, 30). */
+  results: CapacityResult[];
+  /** Every probe the search took, with its main-thread ms per frame. */
+  probes: MeasuredProbe[];
+  /** Wall time of the search, ms. */
+  ms: number;
+}
+
+const fmtN = (n: number) => n.toLocaleString('en-US');
+
+/** One rate's answer in words: "1,400", "at least 4,000" (cut short), "none" (not even the smallest). */
+export function capacityFigure(r: CapacityResult | undefined, minCount = 64): string {
+  if (!r) return 'not measured';
+  if (r.count === 0) return r.bounded ? 'not measured' : `under ${fmtN(minCount)}`;
+  if (r.bounded) return `at least ${fmtN(r.count)}`;
+  // Nothing failed up to the backend's own cap.
+  return r.failsAt === null ? `${fmtN(r.count)} (its limit)` : fmtN(r.count);
+}
+
+/**
+ * The capacity in one sentence, backends in ladder order: "On this device: WebGPU holds 1,400
+ * boids at 60 fps and 2,000 at 30 fps, WebGL2 2,400 and 3,000, ...; not available here:
+ * transform feedback (why)." Empty when nothing was measured.
+ */
+export function capacitySentence(caps: readonly BackendCapacity[]): string {
+  if (caps.length === 0) return '';
+  const runs = caps.filter((c) => c.available);
+  const parts = runs.map((c, i) => {
+    const at = (fps: number) => c.results.find((r) => r.fps === fps);
+    const a = capacityFigure(at(60));
+    const b = capacityFigure(at(30));
+    const name = BACKEND_NAMES[c.backend];
+    return i === 0
+      ? `${name} holds ${a} boids at 60 fps and ${b} at 30 fps`
+      : `${name} ${a} and ${b}`;
+  });
+  const off = caps.filter((c) => !c.available);
+  const tail = off.length
+    ? `${parts.length ? '; ' : ''}not available here: ${off.map((c) => BACKEND_NAMES[c.backend]).join(', ')}`
+    : '';
+  return `On this device: ${parts.join(', ')}${tail}.`;
+}
+
+/**
+ * A short name for the device of a run: the GPU behind WebGL2 or WebGPU (a software one said so),
+ * and the CPU cores.
+ */
+export function deviceLabel(d: DeviceReport | null): string {
+  if (!d) return 'unknown device';
+  const gl = d.webgl2?.unmaskedRenderer ?? d.webgl2?.renderer ?? '';
+  const gpu = Object.values(d.webgpu?.info ?? {})
+    .filter((v): v is string => typeof v === 'string' && v.length > 0)
+    .join(' ');
+  const text = `${gl} ${gpu}`;
+  let name: string;
+  if (/swiftshader/i.test(text)) name = 'SwiftShader (software GPU)';
+  else if (/llvmpipe/i.test(text)) name = 'llvmpipe (software GPU)';
+  else if (gl)
+    name = gl
+      .replace(/^ANGLE \((.*)\)$/, '$1')
+      .split(',')
+      .slice(0, 2)
+      .join(',')
+      .trim();
+  else name = gpu || 'unknown GPU';
+  return d.hardwareConcurrency ? `${name}, ${d.hardwareConcurrency} cores` : name;
 }
 
 const key = (label: string, n: number) => `${label}|${n}`;
@@ -166,6 +249,18 @@ export function columnsFor(rows: readonly AnyRow[]): Column[] {
     cols.push({ head: 'draw ms', cell: (r) => ms(r.passes.draw ?? r.drawMs) });
     cols.push({ head: 'fps', cell: (r) => f(r.fps, 1) });
   }
+  if (measured.some((r) => r.mainMs !== null && r.mainMs !== undefined))
+    cols.push({ head: 'main ms', cell: (r) => ms(r.mainMs) });
+  if (measured.some((r) => r.longTasks && r.longTasks.count !== null))
+    cols.push({
+      head: 'long tasks',
+      cell: (r) =>
+        !r.longTasks || r.longTasks.count === null
+          ? '-'
+          : r.longTasks.count === 0
+            ? '0'
+            : `${r.longTasks.count} (max ${ms(r.longTasks.maxMs)})`,
+    });
   return cols;
 }
 
@@ -222,16 +317,40 @@ export interface BenchExport {
   /** Model parameters: the defaults of src/core/params.ts, with the box per N as below. */
   scene: { seed: number; dimensions: 2 | 3; box: string; params: string };
   device: DeviceReport | null;
+  /** A short name for the device (deviceLabel): how the charts label an imported run. */
+  label?: string;
   rows: (AnyRow & { ratios?: Ratios })[];
+  /** The capacity per backend, where measured. */
+  capacity?: BackendCapacity[];
+  /** capacitySentence of `capacity`. */
+  capacitySentence?: string;
+}
+
+/**
+ * Checks that `data` (a parsed JSON file) is a run this page exported, and returns it with its
+ * label filled in.
+ * @throws Error saying what is wrong with the file
+ */
+export function parseImport(data: unknown, name = 'file'): BenchExport {
+  const e = data as Partial<BenchExport> | null;
+  if (!e || typeof e !== 'object' || e.tool !== 'gpu-flock bench' || !Array.isArray(e.rows))
+    throw new Error(
+      `${name}: not a gpu-flock benchmark export (no "tool": "gpu-flock bench" and "rows")`,
+    );
+  return { ...(e as BenchExport), label: e.label ?? deviceLabel(e.device ?? null) };
 }
 
 export function makeExport(
   rows: readonly AnyRow[],
   settings: BenchSettings,
   device: DeviceReport | null,
+  capacity: readonly BackendCapacity[] = [],
 ): BenchExport {
   const q = ratiosFor(rows);
   return {
+    label: deviceLabel(device),
+    capacity: [...capacity],
+    capacitySentence: capacitySentence(capacity),
     tool: 'gpu-flock bench',
     date: new Date().toISOString(),
     settings,
@@ -270,6 +389,9 @@ const CSV_COLUMNS = [
   'drawMs',
   'frameMs',
   'fps',
+  'mainMs',
+  'longTasks',
+  'longTaskMs',
   'canvasWidth',
   'canvasHeight',
   'setupMs',
@@ -336,6 +458,9 @@ export function toCSV(e: BenchExport): string {
         drawMs: m.drawMs,
         frameMs: m.frameMs,
         fps: m.fps,
+        mainMs: m.mainMs,
+        longTasks: m.longTasks?.count,
+        longTaskMs: m.longTasks?.ms,
         canvasWidth: m.canvas[0],
         canvasHeight: m.canvas[1],
         setupMs: m.setupMs,

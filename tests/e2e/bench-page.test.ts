@@ -1,8 +1,10 @@
 // The benchmark page end to end: Vite's dev server, the system Chromium (SwiftShader WebGL2 and
-// WebGPU), a small sweep on every backend available there, the charts, the exports, and the
-// side-by-side view's divergence after one step against the backend-test tolerance.
-// Small N and few samples: this checks that the page works, never how fast anything is.
-import { mkdtempSync, rmSync } from 'node:fs';
+// WebGPU). The quick run (the page's default: capacity per backend, then a small sweep) ends
+// with the capacity sentence filled for every rung (its time is printed, not asserted); the
+// results table does not widen the page; the charts, the exports; two imported JSON files show
+// both devices on every chart; the side-by-side view's divergence after one step against the
+// backend-test tolerance. This checks that the page works, never how fast anything is.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -10,6 +12,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 import type { AnyRow, BenchRow } from '../../src/bench/measure';
+import { BACKEND_NAMES } from '../../src/bench/measure';
 import type { BenchExport } from '../../src/bench/report';
 import { validateParams } from '../../src/core/params';
 import type { FlockState } from '../../src/core/state';
@@ -68,45 +71,78 @@ describe.skipIf(!executablePath)('benchmark page', () => {
   let rows: AnyRow[] = [];
   let exported: BenchExport;
 
-  test('a small sweep completes on every backend available here', async () => {
-    const q = new URLSearchParams({
-      auto: '1',
-      backends: 'webgpu,webgl2,webgl2-tf,cpu',
-      modes: 'grid',
-      counts: '1024,4096',
-      samples: '3',
-      batch: '1',
-      frames: '1',
-      budget: '60000',
-      // The steady/dense rows step 600 times before timing: left out of this small sweep.
-      steady: '0',
-    });
+  test('the quick run (the default) ends with the capacity sentence filled for every rung', async () => {
     const base = server.resolvedUrls!.local[0]!;
-    rows = await openAndWait(`${base}bench.html?${q}`, () => window.bench.done);
+    const t0 = Date.now();
+    rows = await openAndWait(`${base}bench.html?auto=1`, () => window.bench.done);
+    const secs = (Date.now() - t0) / 1000;
     exported = await page.evaluate(() => window.bench.exportJSON());
+    const sentence = await page.locator('#capacity-sentence').textContent();
+    console.log(`bench quick run: ${secs.toFixed(1)} s from page load\n${sentence}`);
+    expect(exported.settings.preset).toBe('quick');
     const device = exported.device!;
-    expect(device, 'device report').toBeTruthy();
     const available = Object.entries(device.backends)
       .filter(([, b]) => b.available)
       .map(([k]) => k);
     expect(available, 'WebGL2 runs here (SwiftShader)').toContain('webgl2');
+    // The sentence names every rung: a figure at 60 and 30 fps for each that runs, the others
+    // as not available.
+    expect(sentence).toMatch(/^On this device: /);
+    expect(sentence).toBe(await page.evaluate(() => window.bench.sentence()));
+    const caps = exported.capacity!;
+    expect(caps.map((c) => c.backend).sort()).toEqual(Object.keys(device.backends).sort());
+    for (const c of caps) {
+      const name = BACKEND_NAMES[c.backend];
+      expect(sentence, name).toContain(name);
+      if (!c.available) {
+        expect(sentence).toMatch(new RegExp(`not available here: .*${name}`));
+        continue;
+      }
+      expect(c.results.map((r) => [r.fps, r.steps])).toEqual([
+        [60, 1],
+        [30, 2],
+      ]);
+      for (const r of c.results) {
+        // A count measured to hold the rate (its frame within budget), or none at all.
+        if (r.count > 0)
+          expect(r.frameMs!, `${name} ${r.fps} fps`).toBeLessThanOrEqual(1000 / r.fps);
+        if (r.failsAt !== null) expect(r.failsAt).toBeGreaterThan(r.count);
+      }
+      expect(c.probes.length).toBeGreaterThan(1);
+    }
+    // The sweep: webgpu counting, webgl2, webgl2-tf, cpu at 1,024, 4,096, 16,384; each row of a
+    // backend that runs here measured, with its main-thread ms per frame and long tasks, except
+    // cpu above its cap, which says why in words.
     for (const [kind, b] of Object.entries(device.backends)) {
       const mine = rows.filter((r) => r.backend === kind);
-      expect(mine.length, kind).toBeGreaterThan(0);
+      expect(mine.map((r) => r.count).sort((x, y) => x - y)).toEqual([1024, 4096, 16384]);
       for (const r of mine) {
-        if (b.available) {
-          expect('skipped' in r ? r.skipped : '', `${r.label} at ${r.count}`).toBe('');
+        if ('skipped' in r) {
+          expect(r.skipped, `${r.label} at ${r.count}`).not.toMatch(/is not allowed/);
+          if (b.available)
+            expect(r.skipped).toBe('the CPU backend takes at most 4,096 boids on this device');
         } else {
-          // Not available here: every count says why (createFlock's rejection).
-          expect('skipped' in r && r.skipped.length > 0, `${r.label} says why`).toBe(true);
+          expect(r.mainMs, `${r.label} main ms`).toBeGreaterThan(0);
+          expect(r.mainMs!).toBeLessThanOrEqual(r.frameMs!);
+          expect(typeof r.longTasks.count).toBe('number');
         }
       }
     }
-    const measured = rows.filter((r): r is BenchRow => !('skipped' in r));
-    // webgpu counting and bitonic, webgl2, cpu: up to 4 families x 2 counts.
-    expect(measured.length).toBeGreaterThanOrEqual(2);
-    expect(Math.max(...measured.map((r) => r.count))).toBe(4096);
+    expect(await page.locator('#progress').evaluate((p) => (p as HTMLProgressElement).value)).toBe(
+      1,
+    );
     expect(pageErrors).toEqual([]);
+  });
+
+  test('the results table does not widen the page (1,280 px window)', async () => {
+    const w = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      window: window.innerWidth,
+      table: document.getElementById('results')!.scrollWidth,
+    }));
+    expect(w.window).toBe(1280);
+    expect(w.table, 'the table is wider than the window: it scrolls in its box').toBeGreaterThan(0);
+    expect(w.page, 'no horizontal page scroll').toBeLessThanOrEqual(w.window);
   });
 
   test('the charts are drawn', async () => {
@@ -145,7 +181,7 @@ describe.skipIf(!executablePath)('benchmark page', () => {
   });
 
   test('the exports hold positive, finite numbers, the device report and the settings', async () => {
-    expect(exported.settings.counts).toEqual([1024, 4096]);
+    expect(exported.settings.counts).toEqual([1024, 4096, 16384]);
     expect(exported.scene.seed).toBe(1);
     const measured = exported.rows.filter((r): r is BenchRow => !('skipped' in r));
     expect(measured.length).toBeGreaterThan(0);
@@ -159,6 +195,7 @@ describe.skipIf(!executablePath)('benchmark page', () => {
         ['frameMs', r.frameMs],
         ['fps', r.fps],
         ['setupMs', r.setupMs],
+        ['mainMs', r.mainMs],
         ...r.samples.map((s, i): [string, number] => [`samples[${i}]`, s]),
       ];
       for (const [name, v] of nums)
@@ -181,11 +218,49 @@ describe.skipIf(!executablePath)('benchmark page', () => {
     const head = table[0]!.split(',');
     expect(table.length - 1).toBe(exported.rows.length);
     const step = head.indexOf('stepMs');
-    for (const line of table.slice(1)) {
-      if (line.includes('skipped') || line.includes('not allowed')) continue;
+    const measuredLines = table.slice(1).filter((l) => !l.includes('takes at most'));
+    expect(measuredLines.length).toBe(measured.length);
+    for (const line of measuredLines) {
       const cell = Number(line.split(',')[step]);
       expect(Number.isFinite(cell) && cell > 0, line).toBe(true);
     }
+  });
+
+  test('importing two JSON files shows both devices on every chart', async () => {
+    const dir = join(root, 'docs/bench-results');
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(dir, f));
+    expect(files.length, 'example runs shipped in docs/bench-results').toBeGreaterThanOrEqual(2);
+    await page.setInputFiles('#import', files.slice(0, 2));
+    await page.waitForFunction(() => window.bench.imported.length === 2);
+    const got = await page.evaluate(() => {
+      const b = window.bench;
+      return {
+        labels: b.imported.map((e) => e.label!),
+        scaling: b.charts.scaling.data.datasets.map((d) => String(d.label)),
+        passes: (b.charts.passes.data.labels ?? []).map((l) => [l].flat().join(' ')),
+        capacity: b.capacityChart.chart.data.datasets.map((d) => String(d.label)),
+        listed: document.getElementById('imported')!.textContent,
+      };
+    });
+    expect(new Set(got.labels).size, 'two devices').toBe(2);
+    for (const label of got.labels) {
+      expect(
+        got.scaling.some((l) => l.endsWith(`· ${label}`)),
+        `scaling chart: ${label}`,
+      ).toBe(true);
+      expect(
+        got.passes.some((l) => l.includes(label)),
+        `per-pass chart: ${label}`,
+      ).toBe(true);
+      expect(
+        got.capacity.some((l) => l.startsWith(`${label} ·`)),
+        `capacity bars: ${label}`,
+      ).toBe(true);
+      expect(got.listed).toContain(label);
+    }
+    expect(pageErrors).toEqual([]);
   });
 
   test('side by side: webgl2 and webgpu stay within the backend tolerance after one step', async () => {
