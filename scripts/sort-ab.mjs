@@ -95,7 +95,7 @@ try {
         const { createFlock } = await import('/src/index.ts');
         const { caseParams } = await import('/src/bench/measure.ts');
         window.__f ??= {};
-        const flock = await createFlock(null, {
+        const flock = await createFlock(undefined, {
           backend,
           autoStart: false,
           params: caseParams({ backend, mode: 'grid', count }),

@@ -26,9 +26,9 @@ export interface FlockSeams {
  * @param target a canvas to draw into, or an element in which the flock makes and manages its own
  *   full-size canvas; without one, a detached 640x480 canvas (`flock.canvas`) is made and the loop
  *   does not start until start() (unless autoStart: true).
- * @throws FlockError (as a rejection) for bad options/params/state; field 'target' for a target
- *   that is not an element, a canvas another live flock draws into, or a canvas that already holds
- *   another context type (e.g. '2d'); field 'backend' when an explicit backend cannot run here (the
+ * @throws FlockError (as a rejection) for bad options/params/state; field 'target' for null (a
+ *   lookup that found nothing), a target that is not an element or not in the document, a canvas
+ *   another live flock draws into, or a canvas that already holds another context type (e.g. '2d'); field 'backend' when an explicit backend cannot run here (the
  *   reason in the message). Only 'auto' falls back.
  */
 export async function createFlock(

@@ -55,12 +55,31 @@ export interface FlockSurface {
 const claimedCanvases = new WeakSet<HTMLCanvasElement>();
 
 /**
- * @throws FlockError on 'target' for a target that is not an element, or a canvas another live
- *   flock draws into.
+ * @throws FlockError on 'target' for null (a lookup that found nothing), a target that is not an
+ *   element, an element that is not in the document (detached: never seen), or a canvas another
+ *   live flock draws into. `undefined` (no target) is allowed: a detached canvas the caller reads.
  */
 export function checkTarget(target: unknown): void {
-  if (target !== undefined && target !== null && !(target instanceof HTMLElement)) {
+  // null is what querySelector / getElementById give when they find nothing: a flock drawn into a
+  // canvas nobody sees would be a blank page with no error.
+  if (target === null) {
+    throw new FlockError(
+      'target',
+      target,
+      "an element in the page (a canvas, or a container for the flock's canvas), or no target at all (undefined: a detached canvas, flock.canvas)",
+      'a querySelector or getElementById that found nothing gives null',
+    );
+  }
+  if (target !== undefined && !(target instanceof HTMLElement)) {
     throw new FlockError('target', target, 'an HTMLCanvasElement, another HTMLElement, or nothing');
+  }
+  if (target instanceof HTMLElement && !target.isConnected) {
+    throw new FlockError(
+      'target',
+      target,
+      'an element in the page',
+      'this one is not attached to the document, so nothing it holds is ever seen: append it first',
+    );
   }
   if (target instanceof HTMLCanvasElement && claimedCanvases.has(target)) {
     throw new FlockError(

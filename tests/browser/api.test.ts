@@ -139,6 +139,25 @@ describe('createFlock on webgl2', () => {
 });
 
 describe('options and the ladder', () => {
+  test('a null or detached target is a FlockError on target, not a flock nobody sees', async () => {
+    // What `createFlock(document.querySelector('#hero'))` gives on a page without #hero: it used
+    // to draw into a detached canvas, a blank page with no error.
+    const none = await rejection(createFlock(null));
+    expect(none.field).toBe('target');
+    expect(none.message).toMatch(/found nothing gives null/);
+    const div = document.createElement('div');
+    const detached = await rejection(createFlock(div, { params: { count: 100 } }));
+    expect(detached.field).toBe('target');
+    expect(detached.message).toMatch(/not attached to the document/);
+    expect(div.children).toHaveLength(0); // no canvas made
+    const canvas = document.createElement('canvas');
+    expect((await rejection(createFlock(canvas))).field).toBe('target');
+    // No target at all stays allowed: a detached canvas the caller reads (flock.canvas).
+    const f = await createFlock(undefined, { params: { count: 100 }, backend: 'webgl2' });
+    expect(f.canvas.isConnected).toBe(false);
+    f.dispose();
+  });
+
   test('bad options reject with the field named', async () => {
     expect((await rejection(createFlock(undefined, { backend: 'vulkan' as never }))).field).toBe(
       'backend',
