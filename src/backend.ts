@@ -7,7 +7,9 @@ import type { FlockParams } from './core/params';
 import type { RenderScene } from './core/scene';
 import type { FlockState } from './core/state';
 
+/** A rung of the backend ladder: WebGPU compute, WebGL2 textures, WebGL2 transform feedback, the CPU. */
 export type BackendKind = 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
+/** The ladder `auto` walks, best first. */
 export const BACKEND_LADDER: readonly BackendKind[] = ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
 
 /** The most boids the cpu backend steps (the reference grid step in a Web Worker). */
@@ -15,11 +17,17 @@ export const CPU_MAX_COUNT = 4096;
 
 /** Per-pass times in milliseconds per step, or null where not measured. */
 export interface PassTimes {
+  /** Cell key of every boid (WebGL2: with the sort's first blocks). */
   key: number | null;
+  /** Sort by cell key (counting sort or bitonic). */
   sort: number | null;
+  /** Each cell's start and end in the sorted order. */
   cellTable: number | null;
+  /** Positions and velocities gathered into cell order. */
   reorder: number | null;
+  /** Neighbour search, steering and integration. */
   steer: number | null;
+  /** The draw (ms per frame). */
   draw: number | null;
 }
 /** A pass of the step (or the draw), as PassTimes names them. */

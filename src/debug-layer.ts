@@ -22,7 +22,9 @@ import { defaultCamera, fitScale, viewProjection } from './core/render-math';
 
 /** The debug options, as the view schema has them. */
 export interface DebugView {
+  /** Draw the grid's occupied cells (3D: the slice through the centre). */
   showGrid: boolean;
+  /** Draw each boid's velocity (0.5 s of flight). */
   showVelocities: boolean;
   /** A boid id, or -1 for none (a fraction rounds down). */
   pickedBoid: number;
@@ -30,6 +32,7 @@ export interface DebugView {
 
 /** What the layer knows about the picked boid (ids index the state, boid-id order). */
 export interface PickedBoid {
+  /** The boid's id (its index in the state). */
   id: number;
   /** Ids of its neighbours N_i (eps < |d| < r). */
   neighbours: number[];
@@ -77,7 +80,12 @@ export function neighboursOf(state: FlockState, params: FlockParams, id: number)
   return { id, neighbours, tooClose };
 }
 
+/**
+ * The debug views drawn over a flock with Canvas 2D from `flock.readState()`: the grid's occupied
+ * cells, velocity lines, and a picked boid's radii and neighbours (the demo's debug views).
+ */
 export class DebugLayer {
+  /** The layer's own canvas, over the flock's. */
   readonly canvas: HTMLCanvasElement;
   /** The picked boid's neighbourhood as last read, or null. */
   picked: PickedBoid | null = null;
@@ -169,6 +177,7 @@ export class DebugLayer {
     return [rect.left + ((s[0] + 1) / 2) * rect.width, rect.top + ((1 - s[1]) / 2) * rect.height];
   }
 
+  /** Removes the layer's canvas; the layer draws nothing after. */
   dispose(): void {
     this.disposed = true;
     cancelAnimationFrame(this.frame);

@@ -5,6 +5,7 @@
  */
 import { FlockError } from './errors';
 
+/** Caps on the device limits every backend sees (`limits` of createFlock); absent: the device's own. */
 export interface DeviceLimits {
   /** WebGL2 MAX_TEXTURE_SIZE (and MAX_RENDERBUFFER_SIZE) at most this; textures larger are refused. */
   maxTextureSize?: number;

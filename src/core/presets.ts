@@ -36,7 +36,12 @@ export function sceneBounds(
   count: number,
   dimensions: 2 | 3,
   density: number = SCENE_DENSITY[dimensions],
-): { boundsMin: Vec3; boundsMax: Vec3 } {
+): {
+  /** Minimum corner, world units. */
+  boundsMin: Vec3;
+  /** Maximum corner, world units. */
+  boundsMax: Vec3;
+} {
   if (!Number.isInteger(count) || count < 1) {
     throw new FlockError('count', count, `an integer from 1 to ${MAX_COUNT} (boids)`);
   }
@@ -59,6 +64,7 @@ export function boxDensity(
 
 /** Presets' names, in menu order. */
 export const PRESET_NAMES = ['murmuration', 'school', 'swarm', 'stress'] as const;
+/** A preset's name: murmuration, school, swarm or stress. */
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /**
@@ -66,6 +72,7 @@ export type PresetName = (typeof PRESET_NAMES)[number];
  * the count), view options over the view defaults, and words for the page.
  */
 export interface Preset {
+  /** Its name, as `preset=` in the demo's URL and the element's attribute take it. */
   name: PresetName;
   /** A few words for the menu and the caption. */
   title: string;
@@ -96,6 +103,7 @@ const ROCKS: readonly { center: Vec3; radius: number }[] = [
   { center: [-0.2, 0.4, 0.45], radius: 0.14 },
 ];
 
+/** Every preset by name. */
 export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   murmuration: {
     name: 'murmuration',
@@ -195,7 +203,12 @@ export function isPresetName(name: unknown): name is PresetName {
 export function presetOptions(
   name: string,
   maxCount = Infinity,
-): { params: Partial<FlockParams>; view: Record<string, unknown> } {
+): {
+  /** The preset's parameters (box scaled for the count). */
+  params: Partial<FlockParams>;
+  /** Its view options. */
+  view: Record<string, unknown>;
+} {
   if (!isPresetName(name)) {
     throw new FlockError('preset', name, `one of ${PRESET_NAMES.map((n) => `"${n}"`).join(', ')}`);
   }

@@ -78,10 +78,15 @@ export function boidSizeFor(
 
 /** An orbit camera around `target`: yaw and pitch in radians, distance in world units, fovY in radians. */
 export interface OrbitCamera {
+  /** The point looked at, world units. */
   target: [number, number, number];
+  /** From the target, world units (> 0). */
   distance: number;
+  /** Rotation about the vertical axis, radians. */
   yaw: number;
+  /** Elevation, radians (within ±π/2). */
   pitch: number;
+  /** Vertical field of view, radians. */
   fovY: number;
 }
 

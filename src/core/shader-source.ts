@@ -16,7 +16,9 @@ export interface ShaderSource {
 export class ShaderError extends Error {
   constructor(
     message: string,
+    /** The shader file at fault. */
     readonly file: string,
+    /** Its 1-based line, or null when the driver named none. */
     readonly line: number | null,
   ) {
     super(message);

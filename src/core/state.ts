@@ -12,8 +12,11 @@ import { MAX_COUNT, type FlockParams } from './params';
  * (0 before the first).
  */
 export interface FlockState {
+  /** Number of boids. */
   count: number;
+  /** Float32Array(4*count): xyz in world units + w = species. */
   positions: Float32Array;
+  /** Float32Array(4*count): xyz in world units per second + w = |N_i| of the last step. */
   velocities: Float32Array;
 }
 

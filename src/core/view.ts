@@ -140,6 +140,7 @@ export interface ViewColorSpec<
   /** Whether colours with alpha < 1 (and `transparent`) are allowed. */
   alpha: boolean;
 }
+/** One view option's entry in VIEW_SCHEMA: name, type, default, range, doc. */
 export type ViewSpec = ViewNumberSpec | ViewEnumSpec | ViewBooleanSpec | ViewColorSpec;
 
 /** The default background: the dark blue every backend cleared to before view options existed. */

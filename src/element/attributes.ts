@@ -10,25 +10,48 @@ import { describeValue } from '../core/errors';
 
 /** The shape of a schema entry the element needs (parameter and view specs both fit it). */
 export interface SchemaEntry {
+  /** The schema name, e.g. `perceptionRadius`. */
   name: string;
+  /** Its type: `int`, `float`, `vec3`, `enum`, `bool`, `color`, `obstacles`, ... */
   type: string;
+  /** The default value. */
   default: unknown;
+  /** One line: what it does. */
   doc: string;
+  /** Unit, e.g. `world units`. */
   unit?: string;
+  /** The values an `enum` takes. */
   options?: readonly unknown[];
+  /** Smallest allowed number. */
   min?: number;
+  /** Largest allowed number. */
   max?: number;
+}
+
+/** One of the element's own attributes (not from a schema), as the README table lists it. */
+export interface ElementAttribute {
+  /** The attribute name. */
+  attribute: string;
+  /** What it takes, in words (Markdown). */
+  allowed: string;
+  /** Its default, in words (Markdown). */
+  default: string;
+  /** What it does (Markdown). */
+  doc: string;
 }
 
 /** Which object an attribute feeds: flock params (setParams) or view options (setView). */
 export type AttributeTarget = 'params' | 'view';
 
+/** An attribute that comes from a schema (every parameter and view option, kebab case). */
 export interface SchemaAttribute {
   /** The kebab-case attribute name, e.g. `perception-radius`. */
   attribute: string;
   /** The schema name, e.g. `perceptionRadius`. */
   name: string;
+  /** Whether it feeds setParams or setView. */
   target: AttributeTarget;
+  /** Its schema entry. */
   spec: SchemaEntry;
 }
 
@@ -38,7 +61,7 @@ export function kebabCase(name: string): string {
 }
 
 /** The element's own attributes (not in a schema), with their documentation. */
-export const ELEMENT_ATTRIBUTES = [
+export const ELEMENT_ATTRIBUTES: readonly ElementAttribute[] = [
   {
     attribute: 'backend',
     allowed: '`auto`, `webgpu`, `webgl2`, `webgl2-tf`, `cpu`',
@@ -81,7 +104,7 @@ export const ELEMENT_ATTRIBUTES = [
     default: '`auto`',
     doc: 'With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion).',
   },
-] as const;
+];
 
 /**
  * View options whose default differs in the element (DESIGN.md section 7): it warms a flock up

@@ -170,6 +170,11 @@ function rebuildValueError(name: string, value: string | null): FlockError | nul
 const Base: typeof HTMLElement =
   typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
 
+/**
+ * `<gpu-flock>`: a flock in a custom element. Every parameter and view option is an attribute
+ * (kebab case), plus `backend`, `disable`, `paused`, `interactive`, `preset` and `motion`; the
+ * flock's events bubble from the element, `ready` fires when it starts.
+ */
 export class GpuFlockElement extends Base {
   /**
    * Wall-clock bound on the unseen warm-up of reduced motion, ms (default STILL_BUDGET_MS, for
@@ -182,6 +187,7 @@ export class GpuFlockElement extends Base {
    */
   static warmupBudgetMs = WARMUP_BUDGET_MS;
 
+  /** Every attribute the element reacts to (custom elements API). */
   static get observedAttributes(): string[] {
     return [...SCHEMA_ATTRS.map((a) => a.attribute), ...ELEMENT_ATTRIBUTES.map((a) => a.attribute)];
   }
@@ -226,6 +232,7 @@ export class GpuFlockElement extends Base {
     return this._ready.promise;
   }
 
+  /** Custom elements API: inserted into a page; the flock starts once it is near the viewport. */
   connectedCallback(): void {
     if (this._stage) {
       // Moved within the page (removed and inserted in one task): the flock carries on.
@@ -242,6 +249,7 @@ export class GpuFlockElement extends Base {
     this._listen();
   }
 
+  /** Custom elements API: removed from the page; the flock is disposed (a move within one task keeps it). */
   disconnectedCallback(): void {
     // Wait a microtask: a move (remove + insert) keeps the flock.
     queueMicrotask(() => {
@@ -249,6 +257,7 @@ export class GpuFlockElement extends Base {
     });
   }
 
+  /** Custom elements API: an attribute changed; it applies at once (a bad value fires 'error'). */
   attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (old === value) return;
     const flock = this._flock;

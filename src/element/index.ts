@@ -12,7 +12,7 @@ export type { StillDetail } from './gpu-flock-element';
 export { stillPlan, STILL_BUDGET_MS } from './still';
 export type { StillPlan } from './still';
 export { ELEMENT_ATTRIBUTES, attributeTable, kebabCase, schemaAttributes } from './attributes';
-export type { SchemaAttribute, SchemaEntry } from './attributes';
+export type { AttributeTarget, ElementAttribute, SchemaAttribute, SchemaEntry } from './attributes';
 export type {
   GpuFlockAttributes,
   GpuFlockReactAttributes,

@@ -241,6 +241,7 @@ export class Flock extends EventTarget {
   get camera(): OrbitCamera {
     return this._camera;
   }
+  /** Moves the camera; checked at once (FlockError on `camera` or `camera.distance`, ...). */
   set camera(c: OrbitCamera) {
     this._camera = checkCamera(c);
   }
@@ -254,6 +255,7 @@ export class Flock extends EventTarget {
   get drawMode(): 'instanced' | 'vertex-id' {
     return this._host.drawMode;
   }
+  /** Chooses how boids are drawn (the same pixels either way). */
   set drawMode(mode: 'instanced' | 'vertex-id') {
     this._host.drawMode = mode;
   }
@@ -442,7 +444,8 @@ export class Flock extends EventTarget {
    * had (POINTER_STRENGTH when it never had one); 'off' sets it to 0 (and keeps m for next time).
    * The point is clamped into the box grown by its own size on every side (a pointer far off the
    * box still pulls toward its edge). A stopped flock redraws.
-   * @param clientX, clientY CSS pixels in the viewport, as PointerEvent.clientX/Y
+   * @param clientX CSS pixels from the viewport's left, as PointerEvent.clientX
+   * @param clientY CSS pixels from the viewport's top, as PointerEvent.clientY
    * @throws FlockError for a mode other than the three, or a non-finite coordinate
    */
   pointer(clientX: number, clientY: number, mode: 'attract' | 'repel' | 'off'): void {
@@ -505,6 +508,7 @@ export class Flock extends EventTarget {
   get _pacing(): 'adaptive' | 'catch-up' {
     return this._loop.pacer.adaptive ? 'adaptive' : 'catch-up';
   }
+  /** @internal see the getter */
   set _pacing(mode: 'adaptive' | 'catch-up') {
     this._loop.pacer.adaptive = mode !== 'catch-up';
     this._loop.pacer.reset();

@@ -26,11 +26,13 @@ export const DISABLE_NAMES = [
   'EXT_disjoint_timer_query_webgl2',
 ] as const;
 
+/** What createFlock's `backend` takes: 'auto' (walk the ladder) or one rung, which must run. */
 export type BackendChoice = 'auto' | BackendKind;
 
 /** |attractorStrength| flock.pointer() uses while the parameters' is 0, world units/s². */
 export const POINTER_STRENGTH = 8;
 
+/** createFlock's options; every field is optional. */
 export interface FlockOptions {
   /** 'auto' (default) walks the ladder webgpu -> webgl2 -> webgl2-tf -> cpu; an explicit kind must run or createFlock rejects. */
   backend?: BackendChoice;
@@ -63,6 +65,7 @@ export interface FlockOptions {
   limits?: 'phone' | DeviceLimits;
 }
 
+/** What `flock.stats` reports about the frame loop and the steps, updated as the loop runs. */
 export interface FlockStats {
   /** Frames drawn per second (0 while stopped). */
   fps: number;

@@ -232,6 +232,11 @@ describe.skipIf(!executablePath)('benchmark page', () => {
       .filter((f) => f.endsWith('.json'))
       .map((f) => join(dir, f));
     expect(files.length, 'example runs shipped in docs/bench-results').toBeGreaterThanOrEqual(2);
+    // A page of its own that measured nothing: the imported runs are all it shows.
+    await openAndWait(
+      `${server.resolvedUrls!.local[0]!}bench.html`,
+      () => window.bench.deviceReady,
+    );
     await page.setInputFiles('#import', files.slice(0, 2));
     await page.waitForFunction(() => window.bench.imported.length === 2);
     const got = await page.evaluate(() => {
