@@ -17,6 +17,7 @@
 import './bench.css';
 import type { BackendKind } from '../backend';
 import { BACKEND_LADDER } from '../backend';
+import { createFlock, type Flock } from '../index';
 import { BenchCharts, CapacityChart, DivergenceChart, type ChartRun } from './charts';
 import { runCapacity } from './capacity-run';
 import { Progress, leftText } from './progress';
@@ -418,6 +419,8 @@ let device: DeviceReport | null = null;
 let busy: Promise<unknown> = Promise.resolve();
 let abort = false;
 const longTasks = observeLongTasks();
+/** The run's WebGPU keeper flock (see run), null between runs. */
+let keeper: Flock | null = null;
 
 /** The page's own run and the imported ones, as the charts draw them. */
 function chartRuns(): ChartRun[] {
@@ -523,6 +526,15 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
       redraw();
     };
     try {
+      // WebGPU flocks on a page share one device and its compiled pipelines while one lives: a
+      // small flock kept for the run saves each case the device and the pipelines (about 4 s a
+      // case on a software adapter). setupMs is then the warm start a page with a flock sees.
+      if (plan.capKinds.includes('webgpu') || familiesOf(s).some((f) => f.backend === 'webgpu'))
+        keeper = await createFlock(undefined, {
+          backend: 'webgpu',
+          autoStart: false,
+          params: { count: 64 },
+        }).catch(() => null);
       if (s.capacity && plan.capKinds.length) {
         const bounds = capacityBounds(s);
         let started = performance.now();
@@ -585,6 +597,8 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
       throw e;
     } finally {
       clearInterval(ticker);
+      keeper?.dispose();
+      keeper = null;
       for (const id of ['run', 'quick', 'full']) $<HTMLButtonElement>(id).disabled = false;
       $<HTMLButtonElement>('stop').disabled = true;
       redraw();
