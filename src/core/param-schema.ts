@@ -6,15 +6,20 @@
  * shaders. DESIGN.md section 1 gives the model these parameters drive.
  */
 
+/** x, y, z (world units, unless a field says otherwise). */
 export type Vec3 = [number, number, number];
+/** Box walls: soft margin + reflect, reflect, or wrap around. */
 export type Boundary = 'soft' | 'bounce' | 'wrap';
+/** Steering: per-rule Reynolds steering, or one weighted sum limited once. */
 export type Steering = 'reynolds' | 'sum';
 /** A sphere obstacle: centre (world units) and radius (world units, > 0). */
 export interface Obstacle {
   center: Vec3;
   radius: number;
 }
+/** Neighbour search: a uniform grid (O(N) at constant density) or all pairs (O(N²)). */
 export type NeighborSearch = 'grid' | 'brute';
+/** How the WebGPU grid is built: a counting sort (atomics + scan) or a bitonic sort. */
 export type SortKind = 'counting' | 'bitonic';
 
 /** Every simulation parameter, with its unit in the docstring. */
@@ -145,6 +150,7 @@ export interface ObstaclesSpec<
   minRadius: number;
   maxRadius: number;
 }
+/** One parameter's entry in PARAM_SCHEMA: name, type, default, range, unit, doc. */
 export type ParamSpec = NumberSpec | Vec3Spec | EnumSpec | ObstaclesSpec;
 
 /** Most obstacles a flock takes (uniform arrays on every backend). */
