@@ -27,7 +27,8 @@ export const MIN_AUTO_SIDE = 12;
  * box from a very thin canvas a little larger. In 2D the ignored z span is the shorter side.
  * Half sides are rounded up to 1/100 unit.
  * @param count boids, an integer >= 1
- * @param cssWidth, cssHeight the canvas's CSS size in pixels; 0 or less gives a cube (square)
+ * @param cssWidth the canvas's CSS width in pixels; 0 or less (either side) gives a cube (square)
+ * @param cssHeight the canvas's CSS height in pixels
  * @throws FlockError('count') for a count that is not an integer from 1 to MAX_COUNT
  */
 export function autoBoundsBox(
@@ -36,7 +37,12 @@ export function autoBoundsBox(
   cssWidth: number,
   cssHeight: number,
   perceptionRadius = 2,
-): { boundsMin: Vec3; boundsMax: Vec3 } {
+): {
+  /** Minimum corner, world units. */
+  boundsMin: Vec3;
+  /** Maximum corner, world units. */
+  boundsMax: Vec3;
+} {
   if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) {
     throw new FlockError('count', count, `an integer from 1 to ${MAX_COUNT} (boids)`);
   }
@@ -73,12 +79,19 @@ export function densityCount(
 
 /** The drawing buffer of a canvas, device pixels. */
 export interface BufferSize {
+  /** Drawing buffer width, device pixels. */
   width: number;
+  /** Drawing buffer height, device pixels. */
   height: number;
   /** True when `limit` cut it (the aspect is kept). */
   clamped: boolean;
   /** The size before the clamp. */
-  wanted: { width: number; height: number };
+  wanted: {
+    /** Device pixels. */
+    width: number;
+    /** Device pixels. */
+    height: number;
+  };
 }
 
 /** devicePixelRatio above this is not honoured (a 4x phone draws 16 times a 1x screen's pixels). */

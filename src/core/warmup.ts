@@ -36,7 +36,9 @@ export function warmupTimeStep(
 
 /** What a warm-up flies: `steps` steps of `timeStep` seconds. */
 export interface WarmupPlan {
+  /** The step the warm-up takes, seconds. */
   timeStep: number;
+  /** How many of them. */
   steps: number;
 }
 
