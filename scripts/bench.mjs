@@ -259,7 +259,7 @@ console.log(`wrote ${a.out}`);
 // scripts/bench-look.mjs, on the backends of this run that draw on a GPU; --no-look skips it.
 if (a.look) {
   const { spawnSync } = await import('node:child_process');
-  const backends = a.backends
+  const backends = (a.backends ?? 'webgpu,webgl2,webgl2-tf,cpu')
     .split(',')
     .filter((b) => b === 'webgpu' || b === 'webgl2')
     .join(',');
