@@ -8,7 +8,9 @@
  * - journal.ts: a snapshot of the state plus a log of what the backend was given since;
  * - backend-host.ts: the ladder, loss, restore, fallback and their reasons;
  * - surface.ts: the canvas, its sizing, CSS background and page observers;
- * - frame-loop.ts + step-timer.ts: the fixed-step frame loop and its stats.
+ * - frame-loop.ts + step-timer.ts: the fixed-step frame loop and its stats;
+ * - page-input.ts: the pointer as the attractor and the view.pointer / view.autoBounds listeners;
+ * - warmup.ts: view.warmup before the first frame.
  *
  * Lifecycle rules (issue 11):
  * - Every call that works on the backend goes through one queue, in call order; while a loss is
@@ -38,16 +40,7 @@ import {
   type FlockState,
 } from '../core/state';
 import { validateView, viewBackground, type ViewOptions } from '../core/view';
-import { autoBoundsBox } from '../core/page';
-import {
-  macrotask,
-  runWarmup,
-  warmupPlan,
-  WARMUP_BUDGET_MS,
-  type WarmupResult,
-} from '../core/warmup';
-import { PointerFollow } from '../pointer-follow';
-import { AutoBoundsFollow } from '../auto-bounds-follow';
+import type { WarmupResult } from '../core/warmup';
 import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
 import { CommandQueue } from './command-queue';
 import { Epoch } from './epoch';
@@ -55,7 +48,6 @@ import { countError, disposedError } from './errors';
 import { FrameLoop, type FrameSource } from './frame-loop';
 import { Journal } from './journal';
 import {
-  POINTER_STRENGTH,
   checkCamera,
   definedEntries,
   noStats,
@@ -64,8 +56,10 @@ import {
   type FlockStats,
 } from './options';
 import { frameView } from './frame-view';
+import { PageInput } from './page-input';
 import { StepTimer } from './step-timer';
 import type { FlockSurface } from './surface';
+import { warmUp } from './warmup';
 
 /** The most steps one step() call takes (about 4.6 hours of simulated time at 1/60 s). */
 export const MAX_STEPS_PER_CALL = 1_000_000;
@@ -75,9 +69,6 @@ const MAX_PENDING_STEPS = 4;
 const SNAPSHOT_INTERVAL_S = 1;
 
 /** @internal What the Flock is built from (createFlockWith in create.ts assembles it) besides its surface, parameters and view. */
-/** Parameters that change the autoBounds box: its volume, its dimensions, its smallest side. */
-const AUTO_BOX_PARAMS = ['count', 'dimensions', 'perceptionRadius'] as const;
-
 export interface FlockSetup {
   backends: BackendProvider;
   frames: FrameSource;
@@ -98,11 +89,8 @@ export interface FlockSetup {
 export class Flock extends EventTarget {
   private readonly _surface: FlockSurface;
   private readonly _frameSource: FrameSource;
-  /** view.pointer and view.autoBounds on a page: their listeners (null in Node, or off). */
-  private _pointerFollow: PointerFollow | null = null;
-  private _boundsFollow: AutoBoundsFollow | null = null;
-  /** The canvas the followers listen to (a run-time fallback moves to a new one). */
-  private _followed: HTMLCanvasElement | null = null;
+  /** Flock.pointer, and the view.pointer / view.autoBounds listeners on the canvas. */
+  private readonly _pageInput: PageInput;
   private readonly _epoch = new Epoch();
   private readonly _journal: Journal;
   private readonly _queue: CommandQueue<Backend>;
@@ -114,8 +102,6 @@ export class Flock extends EventTarget {
   private _view: ViewOptions;
   private _viewStatic: ViewStatic;
   private _camera: OrbitCamera;
-  /** |attractorStrength| the pointer uses (the last non-zero one seen). */
-  private _pointerStrength = POINTER_STRENGTH;
   /** Species changes reading the state back: the frame loop takes no steps meanwhile. */
   private _holdSteps = 0;
   /** When the frame loop last refreshed the snapshot, seconds. */
@@ -133,6 +119,11 @@ export class Flock extends EventTarget {
     this._viewStatic = viewStatic(view);
     surface.showBackground(viewBackground(view));
     this._camera = defaultCamera(params);
+    this._pageInput = new PageInput(this, {
+      view: () => this._view,
+      params: () => this._params,
+      disposed: () => this._epoch.disposed,
+    });
     this._journal = new Journal(params, this._epoch);
     this._loop = new FrameLoop(
       setup.frames,
@@ -177,7 +168,7 @@ export class Flock extends EventTarget {
   /** @internal starts the backend (createFlock), then the page observers. */
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
     await this._host.start(choice, state ?? initialState(this._params), this._params);
-    this._syncFollowers();
+    this._pageInput.sync();
     this._surface.watch({
       idleChanged: (idle) => this._loop.setIdle(idle),
       resized: () => {
@@ -283,14 +274,7 @@ export class Flock extends EventTarget {
     this._checkNotDisposed();
     const given = definedEntries(partial, 'params');
     // Under view.autoBounds a new count, dimensions or radius gets its box in the same call.
-    if (
-      this._view.autoBounds &&
-      given.boundsMin === undefined &&
-      given.boundsMax === undefined &&
-      AUTO_BOX_PARAMS.some((k) => given[k] !== undefined)
-    ) {
-      Object.assign(given, this._autoBox(validateParams(given, this._params)));
-    }
+    this._pageInput.addAutoBox(given, this._params);
     const next = validateParams(given, this._params);
     const up = this._host.upNow;
     if (up && next.count > this._host.backend!.maxCount) {
@@ -342,7 +326,7 @@ export class Flock extends EventTarget {
     this._view = next;
     this._viewStatic = viewStatic(next);
     this._loop.setMaxFps(next.maxFps);
-    this._syncFollowers();
+    this._pageInput.sync();
     this._surface.showBackground(viewBackground(next));
     if (!this._loop.running) this.render();
   }
@@ -450,29 +434,7 @@ export class Flock extends EventTarget {
    */
   pointer(clientX: number, clientY: number, mode: 'attract' | 'repel' | 'off'): void {
     this._checkNotDisposed();
-    if (mode !== 'attract' && mode !== 'repel' && mode !== 'off') {
-      throw new FlockError('mode', mode, '"attract", "repel" or "off"');
-    }
-    const current = this._params.attractorStrength;
-    if (current !== 0) this._pointerStrength = Math.abs(current);
-    if (mode === 'off') {
-      if (current !== 0) void this.setParams({ attractorStrength: 0 });
-      if (!this._loop.running) this.render();
-      return;
-    }
-    for (const [field, v] of [
-      ['clientX', clientX],
-      ['clientY', clientY],
-    ] as const) {
-      if (typeof v !== 'number' || !Number.isFinite(v)) {
-        throw new FlockError(field, v, 'a finite number (CSS pixels)');
-      }
-    }
-    const point = this.pointerToWorld(clientX, clientY);
-    if (!point) return;
-    const m = this._pointerStrength;
-    void this.setParams({ attractor: point, attractorStrength: mode === 'attract' ? m : -m });
-    if (!this._loop.running) this.render();
+    this._pageInput.pointer(clientX, clientY, mode);
   }
 
   /**
@@ -565,60 +527,14 @@ export class Flock extends EventTarget {
     this._journal.refreshSnapshot(b, () => b === this._host.backend);
   }
 
-  /** The autoBounds box for `p` at the canvas's CSS size (src/core/page.ts). */
-  private _autoBox(p: FlockParams): Pick<FlockParams, 'boundsMin' | 'boundsMax'> {
-    const c = this._surface.canvas;
-    return autoBoundsBox(p.count, p.dimensions, c.clientWidth, c.clientHeight, p.perceptionRadius);
-  }
-
-  /**
-   * The page listeners view.pointer and view.autoBounds ask for, on the canvas drawn into now
-   * (src/pointer-follow.ts, src/auto-bounds-follow.ts); none without a page (Node, a test surface).
-   */
-  private _syncFollowers(): void {
-    const c = this._surface.canvas;
-    const onPage =
-      !this._epoch.disposed && typeof HTMLElement !== 'undefined' && c instanceof HTMLElement;
-    if (this._followed !== c) this._disposeFollowers();
-    this._followed = onPage ? c : null;
-    const pointer = onPage ? this._view.pointer : 'off';
-    if (this._pointerFollow && this._pointerFollow.target !== pointer) {
-      this._pointerFollow.dispose();
-      this._pointerFollow = null;
-    }
-    if (pointer !== 'off' && !this._pointerFollow)
-      this._pointerFollow = new PointerFollow(this, c, pointer);
-    const auto = onPage && this._view.autoBounds;
-    if (this._boundsFollow && !auto) {
-      this._boundsFollow.dispose();
-      this._boundsFollow = null;
-    }
-    if (auto && !this._boundsFollow) {
-      this._boundsFollow = new AutoBoundsFollow(this, c);
-      this._boundsFollow.refit();
-    }
-  }
-
-  private _disposeFollowers(final = false): void {
-    this._pointerFollow?.dispose(final);
-    this._pointerFollow = null;
-    this._boundsFollow?.dispose();
-    this._boundsFollow = null;
-  }
-
   /**
    * @internal view.warmup before the first frame (createFlock): flown unseen in chunks that yield
    * to the page, bounded by WARMUP_BUDGET_MS of wall time, then shown as reached (runWarmup,
    * src/core/warmup.ts).
    */
-  async _warmUp(): Promise<WarmupResult> {
-    const plan = warmupPlan(this._params, this._view.warmup, this.time);
-    return runWarmup(this, plan, {
-      budgetMs: WARMUP_BUDGET_MS,
-      now: () => this._frameSource.now(),
-      yieldToPage: macrotask,
-      keepGoing: () => !this._epoch.disposed,
-    });
+  _warmUp(): Promise<WarmupResult> {
+    const keepGoing = () => !this._epoch.disposed;
+    return warmUp(this, this._view.warmup, () => this._frameSource.now(), keepGoing);
   }
 
   /** Sizes the drawing buffer to at most `limit` pixels per side; stats.notes says when clamped. */
@@ -630,7 +546,7 @@ export class Flock extends EventTarget {
   private _emit(type: string, detail: unknown): void {
     if (this._epoch.disposed) return;
     // A run-time fallback draws into a new canvas: the page listeners move to it.
-    if (type === 'fallback') this._syncFollowers();
+    if (type === 'fallback') this._pageInput.sync();
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
@@ -651,7 +567,7 @@ export class Flock extends EventTarget {
    */
   dispose(): void {
     if (this._epoch.disposed) return;
-    this._disposeFollowers(true);
+    this._pageInput.dispose(true);
     this._loop.dispose();
     this._epoch.dispose();
     this._host.dispose();
