@@ -197,6 +197,13 @@ export class GpuFlockElement extends Base {
   /** Bumped by every start and teardown: a start that finishes late sees it changed and disposes. */
   private _generation = 0;
   private _starting = false;
+  /** The last start failed: any attribute change starts again (issue 21, reproduction 4). */
+  private _failed = false;
+  /**
+   * Attributes changed while the flock was being created (after their values were read), in the
+   * order of their last change: applied once it is up, so the last value wins (reproduction 3).
+   */
+  private readonly _changedWhileStarting: string[] = [];
   private _near = false;
   private _io: IntersectionObserver | null = null;
   private _motionQuery: MediaQueryList | null = null;
@@ -260,6 +267,23 @@ export class GpuFlockElement extends Base {
   /** Custom elements API: an attribute changed; it applies at once (a bad value fires 'error'). */
   attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (old === value) return;
+    if (this._starting && !REBUILD_ATTRIBUTES.has(name)) {
+      // Read when the start began: applied once the flock is up, in order (last change last).
+      const at = this._changedWhileStarting.indexOf(name);
+      if (at >= 0) this._changedWhileStarting.splice(at, 1);
+      this._changedWhileStarting.push(name);
+      return;
+    }
+    if (this._failed && !this._flock) {
+      // The last start failed: the new value may be what it needed. Start again from all of them.
+      this._rebuild();
+      return;
+    }
+    this._attributeChanged(name, this.getAttribute(name));
+  }
+
+  /** One attribute's new value on the running flock (or nothing to do before it starts). */
+  private _attributeChanged(name: string, value: string | null): void {
     const flock = this._flock;
     if (REBUILD_ATTRIBUTES.has(name)) {
       // A bad backend or preset keeps the running flock (its last good value), like any attribute.
@@ -505,6 +529,8 @@ export class GpuFlockElement extends Base {
   private async _start(): Promise<void> {
     const generation = ++this._generation;
     this._starting = true;
+    this._failed = false;
+    this._changedWhileStarting.length = 0;
     const ready = this._ready.settled ? (this._ready = deferred<Flock>()) : this._ready;
     this._rejected.clear();
     const stage = this._stage!;
@@ -528,6 +554,8 @@ export class GpuFlockElement extends Base {
       if (generation !== this._generation) return;
       stage.style.visibility = '';
       this._starting = false;
+      this._failed = true;
+      this._changedWhileStarting.length = 0; // the next change starts again from every attribute
       ready.reject(e);
       this.dispatchEvent(
         new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
@@ -540,6 +568,11 @@ export class GpuFlockElement extends Base {
     }
     this._starting = false;
     this._flock = flock;
+    // What changed while it was being created, in order: the last value of each wins.
+    for (const name of this._changedWhileStarting.splice(0)) {
+      if (this._flock !== flock) return; // a change rebuilt it
+      this._attributeChanged(name, this.getAttribute(name));
+    }
     this._warming = true;
     const current = () => generation === this._generation && flock === this._flock;
     for (const type of ['fallback', 'contextlost', 'contextrestored', 'error']) {
@@ -742,11 +775,18 @@ export class GpuFlockElement extends Base {
 
   /** backend or disable changed: a new flock from the attributes (a canvas keeps its context type). */
   private _rebuild(): void {
+<<<<<<< HEAD
     this._warming = false;
+=======
+    // The debug layer draws one flock: it goes with it, and _debugViews binds a new one to the next.
+    this._debug?.dispose();
+    this._debug = null;
+>>>>>>> 780b08d (Element keeps every attribute: changes made while the flock is being created apply once it is up (in order, the last value winning), any change after a failed start starts it again, and the debug layer is disposed with a rebuilt flock and bound to the next (issue 21, reproductions 3, 4, 7; the 5 tests in element-seams.test.ts fail on the previous code))
     this._flock?.dispose();
     this._flock = null;
     this._generation++;
     this._starting = false;
+    this._failed = false;
     if (this._ready.settled) this._ready = deferred<Flock>();
     if (this.isConnected && this._near) void this._start();
   }
@@ -755,6 +795,8 @@ export class GpuFlockElement extends Base {
   private _teardown(): void {
     this._generation++;
     this._starting = false;
+    this._failed = false;
+    this._changedWhileStarting.length = 0;
     for (const c of this._cleanups.splice(0)) c();
     this._warming = false;
     this._io = null;
@@ -777,9 +819,14 @@ export class GpuFlockElement extends Base {
     const v = flock.view as { showGrid?: boolean; showVelocities?: boolean; pickedBoid?: number };
     if (!v.showGrid && !v.showVelocities && !((v.pickedBoid ?? -1) >= 0)) return;
     const generation = this._generation;
-    this._debug = { dispose() {} }; // loading
+    // A placeholder while its chunk loads (one load at a time).
+    const loading = (this._debug = { dispose() {} });
     void import('../debug-layer').then((m) => {
-      if (generation !== this._generation || this._flock !== flock) return;
+      if (this._debug !== loading) return; // rebuilt or removed meanwhile (it was reset)
+      if (generation !== this._generation || this._flock !== flock) {
+        this._debug = null;
+        return;
+      }
       this._debug = new m.DebugLayer(flock, this._stage!);
     });
   }

@@ -1,0 +1,131 @@
+// The <gpu-flock> element between its parts (issue 21): attributes changed while the flock is being
+// created, a change after a failed start, and the debug layer across a rebuild.
+import { afterEach, describe, expect, test } from 'vitest';
+import '../../src/element/index';
+import type { GpuFlockElement } from '../../src/element/index';
+import { FlockError } from '../../src/index';
+import { once, sleep } from '../support/browser';
+
+const made: HTMLElement[] = [];
+
+function addFlock(attrs: Record<string, string>): GpuFlockElement {
+  const el = document.createElement('gpu-flock');
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  document.body.append(el);
+  made.push(el);
+  return el;
+}
+
+/** Polls `cond` every 20 ms. @throws Error when it is still false after `timeoutMs`. */
+async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const t0 = performance.now();
+  while (!cond()) {
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`still false after ${timeoutMs} ms: ${cond}`);
+    await sleep(20);
+  }
+}
+
+afterEach(() => {
+  for (const el of made.splice(0)) el.remove();
+});
+
+/** The pixels of a 2D canvas, as a string key, and how many are not transparent. */
+function pixels(c: HTMLCanvasElement): { key: string; inked: number } {
+  const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+  let inked = 0;
+  let h = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3]! > 0) inked++;
+    h = (Math.imul(h, 31) + d[i]! + 7 * d[i + 3]! + i) | 0;
+  }
+  return { key: `${inked}:${h}`, inked };
+}
+
+describe('<gpu-flock> seams', () => {
+  for (const backend of ['webgl2', 'cpu']) {
+    test(`${backend}: attributes changed while the flock is being created apply once it is up, the last value winning`, async () => {
+      const el = addFlock({ backend, count: '1000', 'cohesion-weight': '1' });
+      // Change four attributes of both kinds (params, view) again and again until the flock is up:
+      // the last value of each must be the flock's.
+      let i = 0;
+      const boundaries = ['bounce', 'wrap', 'soft'];
+      const modes = ['species', 'heading', 'uniform', 'speed'];
+      while (!el.flock) {
+        i++;
+        el.setAttribute('cohesion-weight', String(1 + (i % 7) / 2));
+        el.setAttribute('count', String(1000 + (i % 5)));
+        el.setAttribute('boundary', boundaries[i % 3]!);
+        el.setAttribute('color-mode', modes[i % 4]!);
+        await sleep(1);
+      }
+      const flock = await el.ready;
+      expect(i).toBeGreaterThan(1); // some changes came while it was starting
+      expect(flock.params.cohesionWeight).toBe(Number(el.getAttribute('cohesion-weight')));
+      expect(flock.params.count).toBe(Number(el.getAttribute('count')));
+      expect(flock.params.boundary).toBe(el.getAttribute('boundary'));
+      expect(flock.view.colorMode).toBe(el.getAttribute('color-mode'));
+      expect((await flock.readState()).count).toBe(flock.params.count);
+    });
+  }
+
+  test('attributes changed while starting apply in order: max-speed then min-speed above the old max', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '900' });
+    // Its start begins once it is near the viewport (an IntersectionObserver callback).
+    const starting = () => (el as unknown as { _starting: boolean })._starting;
+    while (!starting() && el.flock === null) await sleep(0);
+    expect(el.flock).toBeNull(); // still starting
+    el.setAttribute('max-speed', '9');
+    el.setAttribute('min-speed', '7'); // valid only after max-speed 9
+    el.setAttribute('separation-weight', '2');
+    el.setAttribute('separation-weight', '3');
+    const flock = await el.ready;
+    expect([flock.params.minSpeed, flock.params.maxSpeed]).toEqual([7, 9]);
+    expect(flock.params.separationWeight).toBe(3);
+  });
+
+  test('after a failed start, removing disable, setting backend or fixing count starts the flock', async () => {
+    const el = addFlock({ backend: 'webgl2', disable: 'webgl2', count: '1000' });
+    const err = once<CustomEvent<{ error: unknown }>>(el, 'error');
+    await expect(el.ready).rejects.toBeInstanceOf(FlockError);
+    expect((await err).detail.error).toBeInstanceOf(FlockError);
+    expect(el.flock).toBeNull();
+    el.removeAttribute('disable');
+    const flock = await el.ready;
+    expect(flock.backend).toBe('webgl2');
+    expect(el.flock).toBe(flock);
+
+    const el2 = addFlock({ backend: 'webgl2', disable: 'webgl2', count: '1000' });
+    await expect(el2.ready).rejects.toBeInstanceOf(FlockError);
+    el2.setAttribute('backend', 'cpu');
+    expect((await el2.ready).backend).toBe('cpu');
+
+    // A schema attribute fixes it too: cpu above its count cap fails, a smaller count starts.
+    const el3 = addFlock({ backend: 'cpu', count: '100000' });
+    await expect(el3.ready).rejects.toBeInstanceOf(FlockError);
+    el3.setAttribute('count', '1200');
+    const f3 = await el3.ready;
+    expect(f3.params.count).toBe(1200);
+    expect((await f3.readState()).count).toBe(1200);
+  });
+
+  test('the debug layer follows a rebuild (backend change): it draws the new flock', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1500', 'show-velocities': '' });
+    const first = await el.ready;
+    const layers = () => [
+      ...el.shadowRoot!.querySelectorAll<HTMLCanvasElement>('canvas.gpu-flock-debug'),
+    ];
+    await until(() => layers().length === 1 && pixels(layers()[0]!).inked > 0);
+    el.setAttribute('backend', 'cpu');
+    await until(() => el.flock !== null && el.flock !== first);
+    const second = el.flock!;
+    expect(second.backend).toBe('cpu');
+    second.start();
+    // One layer, drawing lines that move with the running cpu flock (a layer left on the
+    // disposed flock keeps its last state, or nothing).
+    await until(() => layers().length === 1 && pixels(layers()[0]!).inked > 0);
+    const a = pixels(layers()[0]!).key;
+    await until(() => pixels(layers()[0]!).key !== a);
+    expect(layers().length).toBe(1);
+  });
+});
