@@ -5,7 +5,9 @@
  *
  * - `preset=murmuration|school|swarm|stress`: the preset's parameters and view apply first; the
  *   URL's own parameters and view options override them.
- * - `camera=yaw,pitch,distance,x,y,z`: the orbit camera (radians, world units; x,y,z the target).
+ * - `camera=yaw,pitch,distance,x,y,z`: the orbit camera (radians, world units; x,y,z the target),
+ *   each within a range (CAMERA_MAX_*), else an error naming the range.
+ * - A key given twice: the last value counts (as url-params.ts does for every other key).
  * - `scaleBox=1|0`: the box scales with the count at the scene's density (on unless the URL
  *   gives boundsMin or boundsMax). Under it the box comes from sceneBounds(count, dimensions,
  *   density), density the preset's or SCENE_DENSITY's.
@@ -25,7 +27,7 @@ import {
   type OrbitCamera,
   type PresetName,
 } from '../index';
-import { parseQuery } from './url-params';
+import { parseQuery, shownText } from './url-params';
 
 /** Query keys the demo handles itself, beside the schemas' names and backend/paused/disable. */
 export const DEMO_KEYS = ['preset', 'camera', 'scaleBox'] as const;
@@ -53,16 +55,33 @@ function truthy(text: string): boolean | null {
   return null;
 }
 
-/** `yaw,pitch,distance,x,y,z` -> a pose, or a message saying what is allowed. */
+/** Largest |coordinate| of the camera's target: the box's own range (boundsMin/boundsMax), world units. */
+export const CAMERA_MAX_COORD = 1e6;
+/** Largest eye distance, world units: 20 box sizes of the largest box (orbit-controls' zoom range). */
+export const CAMERA_MAX_DISTANCE = 4e7;
+/** Largest |yaw|, radians (a link holds what the orbit drags accumulate; float32 keeps sin exact enough). */
+export const CAMERA_MAX_YAW = 1e4;
+
+/** What `camera=` allows, for the messages. */
+const CAMERA_ALLOWED =
+  `allowed: 6 numbers yaw,pitch,distance,x,y,z: |yaw| <= ${CAMERA_MAX_YAW} radians, ` +
+  `pitch in (-pi/2, pi/2) radians, distance in (0, ${CAMERA_MAX_DISTANCE}] world units, ` +
+  `x, y, z in [-${CAMERA_MAX_COORD}, ${CAMERA_MAX_COORD}] world units`;
+
+/** `yaw,pitch,distance,x,y,z` -> a pose, or a message naming what is wrong and what is allowed. */
 export function parseCamera(text: string): CameraPose | string {
   const parts = text.split(',').map((t) => t.trim());
   const nums = parts.map(Number);
   if (parts.length !== 6 || parts.some((t) => t === '') || nums.some((x) => !Number.isFinite(x))) {
-    return 'allowed: 6 finite numbers yaw,pitch,distance,x,y,z (radians, world units)';
+    return CAMERA_ALLOWED;
   }
   const [yaw, pitch, distance, x, y, z] = nums as [number, number, number, number, number, number];
-  if (Math.abs(pitch) >= Math.PI / 2) return `pitch ${pitch} outside (-pi/2, pi/2) radians`;
-  if (!(distance > 0)) return `distance ${distance} must be > 0 world units`;
+  if (Math.abs(yaw) > CAMERA_MAX_YAW) return `yaw ${yaw} out of range; ${CAMERA_ALLOWED}`;
+  if (Math.abs(pitch) >= Math.PI / 2) return `pitch ${pitch} out of range; ${CAMERA_ALLOWED}`;
+  if (!(distance > 0 && distance <= CAMERA_MAX_DISTANCE))
+    return `distance ${distance} out of range; ${CAMERA_ALLOWED}`;
+  const far = [x, y, z].findIndex((c) => Math.abs(c) > CAMERA_MAX_COORD);
+  if (far >= 0) return `${'xyz'[far]} ${[x, y, z][far]} out of range; ${CAMERA_ALLOWED}`;
   return { yaw, pitch, distance, target: [x, y, z] };
 }
 
@@ -75,10 +94,12 @@ export function parseDemoQuery(search: string): DemoQuery {
   const query = new URLSearchParams(search);
   const errors: string[] = [];
   const ignored = (key: string, text: string, why: string) =>
-    errors.push(`URL parameter ${key}=${text} ignored: ${why}`);
+    errors.push(`URL parameter ${key}=${shownText(text)} ignored: ${why}`);
+  // A key given twice: the last one counts, for the demo's own keys as for every other.
+  const lastOf = (key: string): string | null => query.getAll(key).at(-1) ?? null;
 
   let preset: PresetName | null = null;
-  const presetText = query.get('preset');
+  const presetText = lastOf('preset');
   if (presetText !== null) {
     if (isPresetName(presetText.trim())) preset = presetText.trim() as PresetName;
     else {
@@ -90,7 +111,7 @@ export function parseDemoQuery(search: string): DemoQuery {
     }
   }
   let camera: CameraPose | null = null;
-  const cameraText = query.get('camera');
+  const cameraText = lastOf('camera');
   if (cameraText !== null) {
     const c = parseCamera(cameraText);
     if (typeof c === 'string') ignored('camera', cameraText, c);
@@ -98,7 +119,7 @@ export function parseDemoQuery(search: string): DemoQuery {
   }
   const explicitBounds = query.has('boundsMin') || query.has('boundsMax');
   let scaleBox = !explicitBounds;
-  const autoText = query.get('scaleBox');
+  const autoText = lastOf('scaleBox');
   if (autoText !== null) {
     const t = truthy(autoText);
     if (t === null) ignored('scaleBox', autoText, 'allowed: 1, 0, true or false');

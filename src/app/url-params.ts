@@ -66,12 +66,23 @@ function parseValue(name: string, text: string): unknown {
   }
 }
 
+/** A URL value as a message shows it: at most 200 characters, then how long it was. */
+export function shownText(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 200)}… (${text.length} characters)`;
+}
+
+/** Names for a message: the first 10 (quoted, each cut), then how many more. */
+function shownList(names: readonly string[]): string {
+  const shown = names.slice(0, 10).map((n) => JSON.stringify(shownText(n).slice(0, 40)));
+  return shown.join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
+}
+
 function messageOf(e: unknown): string {
   return e instanceof FlockError || e instanceof Error ? e.message : String(e);
 }
 
 function ignored(key: string, text: string, why: string): string {
-  const shown = text === '' ? key : `${key}=${text}`;
+  const shown = text === '' ? key : `${key}=${shownText(text)}`;
   return `URL parameter ${shown} ignored: ${why}`;
 }
 
@@ -141,7 +152,7 @@ export function parseQuery(
       if (unknown.length > 0) {
         problems.set(
           key,
-          `unknown ${unknown.map((d) => `"${d}"`).join(', ')}` +
+          `unknown ${shownList(unknown)}` +
             (known.length > 0 ? ` (kept ${known.join(',')})` : '') +
             `; allowed: a comma list of ${DISABLE_NAMES.join(', ')}`,
         );
@@ -166,7 +177,7 @@ export function parseQuery(
         ...PARAM_SCHEMA.map((sp) => sp.name),
         ...VIEW_SCHEMA.map((sp) => sp.name),
       ];
-      failed.set(key, `unknown URL parameter "${key}"; known: ${names.join(', ')}`);
+      failed.set(key, `unknown URL parameter "${shownText(key)}"; known: ${names.join(', ')}`);
       continue;
     }
     try {

@@ -24,6 +24,7 @@
 import { createFlock, DISABLE_NAMES, FlockError } from '../index';
 import type { BackendChoice, Flock, FlockOptions } from '../index';
 import { needsReinit, validateParams, type FlockParams } from '../core/params';
+import { shownList } from '../core/errors';
 import { validateView } from '../core/view';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
 import { autoBoundsBox, densityCount } from '../core/page';
@@ -154,7 +155,7 @@ function rebuildValueError(name: string, value: string | null): FlockError | nul
         'disable',
         value,
         `a comma list of ${DISABLE_NAMES.join(', ')}`,
-        `unknown: ${unknown.join(', ')}`,
+        `unknown: ${shownList(unknown)}`,
       );
   }
   if (name === 'preset' && v !== '' && !isPresetName(v))
@@ -775,13 +776,10 @@ export class GpuFlockElement extends Base {
 
   /** backend or disable changed: a new flock from the attributes (a canvas keeps its context type). */
   private _rebuild(): void {
-<<<<<<< HEAD
     this._warming = false;
-=======
     // The debug layer draws one flock: it goes with it, and _debugViews binds a new one to the next.
     this._debug?.dispose();
     this._debug = null;
->>>>>>> 780b08d (Element keeps every attribute: changes made while the flock is being created apply once it is up (in order, the last value winning), any change after a failed start starts it again, and the debug layer is disposed with a rebuilt flock and bound to the next (issue 21, reproductions 3, 4, 7; the 5 tests in element-seams.test.ts fail on the previous code))
     this._flock?.dispose();
     this._flock = null;
     this._generation++;

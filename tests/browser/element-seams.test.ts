@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import type { GpuFlockElement } from '../../src/element/index';
-import { FlockError } from '../../src/index';
+import { createFlock, FlockError } from '../../src/index';
 import { once, sleep } from '../support/browser';
 
 const made: HTMLElement[] = [];
@@ -127,5 +127,31 @@ describe('<gpu-flock> seams', () => {
     const a = pixels(layers()[0]!).key;
     await until(() => pixels(layers()[0]!).key !== a);
     expect(layers().length).toBe(1);
+  });
+
+  test('errors describe elements as a selector (<canvas#hero.big>), not as {}', async () => {
+    const canvas = document.createElement('canvas');
+    canvas.id = 'hero';
+    canvas.className = 'big wide';
+    document.body.append(canvas);
+    made.push(canvas);
+    const f = await createFlock(canvas, {
+      backend: 'cpu',
+      params: { count: 500 },
+      autoStart: false,
+    });
+    try {
+      const e = await createFlock(canvas, { backend: 'cpu' }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(FlockError);
+      expect((e as FlockError).message).toMatch(
+        /^target = <canvas#hero\.big\.wide> is not allowed/,
+      );
+      expect((e as FlockError).value).toBe(canvas);
+    } finally {
+      f.dispose();
+    }
   });
 });

@@ -71,7 +71,7 @@ describe('parseDemoQuery', () => {
     expect(q.camera).toBeNull();
     expect(q.errors).toEqual([
       'URL parameter preset=flocky ignored: allowed: one of "murmuration", "school", "swarm", "stress"',
-      'URL parameter camera=1,2,3 ignored: allowed: 6 finite numbers yaw,pitch,distance,x,y,z (radians, world units)',
+      'URL parameter camera=1,2,3 ignored: allowed: 6 numbers yaw,pitch,distance,x,y,z: |yaw| <= 10000 radians, pitch in (-pi/2, pi/2) radians, distance in (0, 40000000] world units, x, y, z in [-1000000, 1000000] world units',
     ]);
     expect(q.options.params!.seed).toBe(4);
   });
@@ -85,10 +85,50 @@ describe('parseCamera', () => {
       distance: 120,
       target: [1, -2, 3.5],
     });
-    expect(parseCamera('0,1.6,10,0,0,0')).toMatch(/pitch 1.6 outside/);
-    expect(parseCamera('0,0,0,0,0,0')).toMatch(/distance 0 must be > 0/);
-    expect(parseCamera('0,0,1,0,0,x')).toMatch(/6 finite numbers/);
-    expect(parseCamera('0,0,1,0,0,')).toMatch(/6 finite numbers/);
+    expect(parseCamera('0,1.6,10,0,0,0')).toMatch(/^pitch 1.6 out of range; allowed: /);
+    expect(parseCamera('0,0,0,0,0,0')).toMatch(/^distance 0 out of range; allowed: /);
+    expect(parseCamera('0,0,1,0,0,x')).toMatch(/^allowed: 6 numbers/);
+    expect(parseCamera('0,0,1,0,0,')).toMatch(/^allowed: 6 numbers/);
+  });
+
+  test('each number within its range: huge distances, targets and yaws are errors naming the range (issue 21)', () => {
+    expect(parseCamera('0,0,1e308,0,0,0')).toMatch(
+      /^distance 1e\+308 out of range; allowed: .*distance in \(0, 40000000\] world units/,
+    );
+    expect(parseCamera('0,0,10,1e7,0,0')).toMatch(
+      /^x 10000000 out of range; .*x, y, z in \[-1000000, 1000000\]/,
+    );
+    expect(parseCamera('0,0,10,0,0,-1e300')).toMatch(/^z -1e\+300 out of range/);
+    expect(parseCamera('1e21,0,10,0,0,0')).toMatch(/^yaw 1e\+21 out of range/);
+    // The edges themselves are allowed.
+    expect(parseCamera('-10000,1.5,40000000,1000000,-1000000,0')).toEqual({
+      yaw: -10000,
+      pitch: 1.5,
+      distance: 4e7,
+      target: [1e6, -1e6, 0],
+    });
+    const q = parseDemoQuery('?camera=0,0,1e308,0,0,0');
+    expect(q.camera).toBeNull();
+    expect(q.errors).toHaveLength(1);
+    expect(q.errors[0]).toMatch(/^URL parameter camera=0,0,1e308,0,0,0 ignored: distance 1e\+308/);
+  });
+});
+
+describe('a key given twice: the last value counts, for every key (issue 21)', () => {
+  test('preset, camera and scaleBox as the schema keys do', () => {
+    const q = parseDemoQuery(
+      '?preset=school&seed=3&preset=swarm&seed=4&camera=0,0,5,0,0,0&camera=0.5,0,9,0,0,0' +
+        '&scaleBox=0&scaleBox=1',
+    );
+    expect(q.preset).toBe('swarm');
+    expect(q.options.params!.seed).toBe(4);
+    expect(q.camera).toEqual({ yaw: 0.5, pitch: 0, distance: 9, target: [0, 0, 0] });
+    expect(q.scaleBox).toBe(true);
+    expect(q.errors).toEqual([]);
+    // A bad last value is the one reported (and the earlier good one is not used).
+    const bad = parseDemoQuery('?preset=school&preset=flocky');
+    expect(bad.preset).toBeNull();
+    expect(bad.errors[0]).toMatch(/^URL parameter preset=flocky ignored/);
   });
 });
 

@@ -165,3 +165,18 @@ describe('parseQuery', () => {
     expect(r.errors[2]).toMatch(/background=nope ignored: .*CSS colour/);
   });
 });
+
+describe('long values in URL messages (issue 21)', () => {
+  test('a disable list of 10,000 unknown names: a message of a few hundred characters', () => {
+    const names = Array.from({ length: 10000 }, (_, i) => `gpu${i}`);
+    const r = parseQuery(`?disable=webgpu,${names.join(',')}`);
+    expect(r.options.disable).toEqual(['webgpu']);
+    expect(r.errors).toHaveLength(1);
+    const msg = r.errors[0]!;
+    expect(msg.length).toBeLessThan(800);
+    expect(msg).toMatch(
+      /"gpu0", "gpu1", .*"gpu9" and 9990 more \(kept webgpu\); allowed: a comma list of webgpu,/,
+    );
+    expect(msg).toMatch(/^URL parameter disable=webgpu,gpu0,.*… \(\d+ characters\) ignored/);
+  });
+});

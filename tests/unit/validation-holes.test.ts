@@ -1,7 +1,7 @@
 // Issue 11 item 6: values that used to slip past validation. Each case is a FlockError naming the
 // field; nothing is checked as float64 and then stored as a float32 Infinity or zero-width box.
 import { describe, expect, test } from 'vitest';
-import { FlockError, MAX_SHOWN_VALUE, describeValue } from '../../src/core/errors';
+import { FlockError, MAX_SHOWN_VALUE, describeValue, shownList } from '../../src/core/errors';
 import { defaultParams, paramSpec, validateParams, type Vec3Spec } from '../../src/core/params';
 import { validateState } from '../../src/core/state';
 
@@ -138,5 +138,31 @@ describe('long values in error messages', () => {
     expect(fe.value).toBe(obstacles); // the value itself is kept whole
     expect(fe.message.length).toBeLessThan(MAX_SHOWN_VALUE + 200 + fe.allowed.length);
     expect(fe.message).toMatch(/… \(\d{7} characters\)/);
+  });
+});
+
+describe('messages stay short and name what they print (issue 21)', () => {
+  test('a long detail or allowed text is cut; shownList names 10 and counts the rest', () => {
+    const names = Array.from({ length: 10000 }, (_, i) => `name${i}`);
+    const e = new FlockError(
+      'disable',
+      names.join(','),
+      'one of a, b',
+      `unknown: ${names.join(', ')}`,
+    );
+    expect(e.message.length).toBeLessThan(1200);
+    expect(e.message).toMatch(/\(unknown: name0, name1, .*… \(\d+ characters\)\)$/);
+    expect(shownList(names)).toBe(
+      'name0, name1, name2, name3, name4, name5, name6, name7, name8, name9 and 9990 more',
+    );
+    expect(shownList(['a', 'b'], true)).toBe('"a", "b"');
+  });
+
+  test('objects JSON prints as {} are named by their class', () => {
+    expect(describeValue(new Map([[1, 2]]))).toBe('a Map');
+    class Thing {}
+    expect(describeValue(new Thing())).toBe('a Thing');
+    expect(describeValue({})).toBe('{}');
+    expect(describeValue({ a: 1 })).toBe('{"a":1}');
   });
 });
