@@ -53,6 +53,9 @@ export class AsyncReader {
     const offsets: number[] = [];
     let bytes = 0;
     for (const r of reqs) {
+      // 16-byte aligned: a copy into the buffer at an offset that is not a multiple of the texel
+      // size (16 for RGBA32F) makes ANGLE read back through the CPU (a stall).
+      bytes = Math.ceil(bytes / 16) * 16;
       offsets.push(bytes);
       bytes += r.dst.byteLength;
     }

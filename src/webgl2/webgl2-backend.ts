@@ -156,14 +156,15 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     const gl = this.gl;
     const pos = targetRead(gl, state, gl.COLOR_ATTACHMENT0, count, Float32Array);
     const vel = targetRead(gl, state, gl.COLOR_ATTACHMENT1, count, Float32Array);
-    // R32F read as RGBA/FLOAT (the one float read format WebGL2 guarantees): |N_i| in red.
+    // R32F: |N_i| in red, read as RED/FLOAT where the implementation offers it, else RGBA/FLOAT
+    // (the one float read format WebGL2 guarantees).
     const nbr = targetRead(gl, state, gl.COLOR_ATTACHMENT2, count, Float32Array);
     return {
       reqs: [pos.req, vel.req, nbr.req],
       pos: pos.data,
       vel: vel.data,
       nbr: nbr.data,
-      nbrStride: 4,
+      nbrStride: nbr.stride,
     };
   }
 
@@ -180,7 +181,7 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
       const raw = targetRead(gl, out, gl.COLOR_ATTACHMENT0, count, Uint32Array);
       const state = this.stateRead(order, count);
       await res.reader.read([raw.req, ...state.reqs]);
-      return valuesByBoidId(raw.data, 4, state.vel, count);
+      return valuesByBoidId(raw.data, raw.stride, state.vel, count);
     } finally {
       deleteTarget(gl, out);
     }

@@ -124,7 +124,12 @@ export function openWebGL2(
 
 /**
  * A read of the first `count` elements (whole rows) of colour attachment `attachment` of `t`:
- * `dst` gets 4 values per texel, Float32Array for float targets, Uint32Array for uint ones.
+ * `dst` gets `stride` values per texel (Float32Array for float targets, Uint32Array for uint ones):
+ * the attachment's own channels when the implementation reads that format (RED/FLOAT of an R32F
+ * target, RG_INTEGER of RG32UI: IMPLEMENTATION_COLOR_READ_FORMAT), else 4 (RGBA, the format WebGL2
+ * always reads). Reading in the attachment's own format lets ANGLE copy into the pixel-pack buffer
+ * on the GPU; a converting read makes it wait for the GPU on the CPU and log "GPU stall due to
+ * ReadPixels" (issue 21).
  */
 export function targetRead<T extends Float32Array | Uint32Array>(
   gl: WebGL2RenderingContext,
@@ -132,21 +137,49 @@ export function targetRead<T extends Float32Array | Uint32Array>(
   attachment: number,
   count: number,
   make: new (length: number) => T,
-): { req: ReadRequest; data: T } {
+): { req: ReadRequest; data: T; stride: number } {
   const { width } = t.layout;
   const rows = rowsFor(t.layout, count);
-  const data = new make(4 * width * rows);
-  const float = data instanceof Float32Array;
+  const float = make === (Float32Array as unknown);
+  const own = nativeReadFormat(gl, t.fbo, attachment, float);
+  const stride = own?.channels ?? 4;
+  const data = new make(stride * width * rows);
   const req: ReadRequest = {
     fbo: t.fbo,
     attachment,
     width,
     rows,
-    format: float ? gl.RGBA : gl.RGBA_INTEGER,
+    format: own?.format ?? (float ? gl.RGBA : gl.RGBA_INTEGER),
     type: float ? gl.FLOAT : gl.UNSIGNED_INT,
     dst: data,
   };
-  return { req, data };
+  return { req, data, stride };
+}
+
+/**
+ * The implementation's own read format of one attachment when it reads 32-bit values of the
+ * wanted kind (FLOAT or UNSIGNED_INT) without conversion; null otherwise (read as RGBA).
+ * Binds READ_FRAMEBUFFER and leaves it unbound.
+ */
+function nativeReadFormat(
+  gl: WebGL2RenderingContext,
+  fbo: WebGLFramebuffer,
+  attachment: number,
+  float: boolean,
+): { format: number; channels: number } | null {
+  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, fbo);
+  gl.readBuffer(attachment);
+  const format = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_FORMAT) as number;
+  const type = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_TYPE) as number;
+  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+  if (type !== (float ? gl.FLOAT : gl.UNSIGNED_INT)) return null;
+  const channels: [number, number, number][] = [
+    [gl.RED, gl.RED_INTEGER, 1],
+    [gl.RG, gl.RG_INTEGER, 2],
+    [gl.RGBA, gl.RGBA_INTEGER, 4],
+  ];
+  const row = channels.find(([f, fi]) => (float ? f : fi) === format);
+  return row ? { format, channels: row[2] } : null;
 }
 
 function sameLayout(a: TexLayout, b: TexLayout): boolean {
@@ -192,6 +225,9 @@ export interface StateRead {
  * The constructor only checks and records; `start()` (called by the factories) builds the
  * resources through the hooks, once the subclass's own fields are set.
  */
+/** The live (not disposed) WebGL2 backend drawing on each canvas. */
+const liveOn = new WeakMap<HTMLCanvasElement, object>();
+
 export abstract class WebGL2PathBase<
   E extends PassEnv,
   P,
@@ -254,6 +290,7 @@ export abstract class WebGL2PathBase<
     this.build();
     this.canvas.addEventListener('webglcontextlost', this.onLostEvent);
     this.canvas.addEventListener('webglcontextrestored', this.onRestoredEvent);
+    liveOn.set(this.canvas, this);
     return this;
   }
 
@@ -612,13 +649,14 @@ export abstract class WebGL2PathBase<
     const count = this.count;
     const sorted = this.buildGrid(res);
     const pairs = targetRead(this.gl, sorted, this.gl.COLOR_ATTACHMENT0, count, Uint32Array);
+    const ps = pairs.stride;
     const state = this.stateRead(res.states[this.cur], count);
     await res.reader.read([pairs.req, ...state.reqs]);
     const keys = new Uint32Array(count);
     const ids = new Uint32Array(count);
     for (let s = 0; s < count; s++) {
-      keys[s] = pairs.data[4 * s]!;
-      const src = pairs.data[4 * s + 1]!;
+      keys[s] = pairs.data[ps * s]!;
+      const src = pairs.data[ps * s + 1]!;
       if (src >= count) throw new Error(`internal: sorted element ${s} has payload ${src}`);
       ids[s] = boidIdAt(state.vel, src, count);
     }
@@ -647,10 +685,24 @@ export abstract class WebGL2PathBase<
     this.disposed = true;
     this.canvas.removeEventListener('webglcontextlost', this.onLostEvent);
     this.canvas.removeEventListener('webglcontextrestored', this.onRestoredEvent);
+    if (liveOn.get(this.canvas) === this) liveOn.delete(this.canvas);
     this.freeResources();
     // Give the context back now rather than when the canvas is collected: browsers keep ~16
     // live contexts per page and evict the oldest (another flock) beyond that.
-    if (this.init.ownsCanvas && !this.gl.isContextLost()) {
+    if (this.gl.isContextLost()) {
+      // Lost now (the flock falls back, or is disposed mid-loss) and maybe restored later, when
+      // the page or the browser calls restoreContext: a context that comes back after its flock
+      // moved on is no one's, and would count against that cap forever on a detached canvas.
+      // Give it back the moment it returns (issue 21, reproduction 2).
+      // A caller's canvas still in the page keeps it for the next user, as a live one does.
+      const { gl, canvas } = this;
+      const owns = this.init.ownsCanvas === true;
+      const release = () => {
+        if (liveOn.has(canvas) || (!owns && canvas.isConnected)) return;
+        gl.getExtension('WEBGL_lose_context')?.loseContext();
+      };
+      canvas.addEventListener('webglcontextrestored', release, { once: true });
+    } else if (this.init.ownsCanvas) {
       this.gl.getExtension('WEBGL_lose_context')?.loseContext();
     }
   }

@@ -56,6 +56,21 @@ function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
   });
 }
 
+/**
+ * Navigation and waits guard nothing but a hang: on a loaded machine (load ~11) Vite's first
+ * transform of a page took longer than puppeteer's 30 s default (issue 21), so every page gets
+ * the test's own budget instead (the test timeout, 240 s, stays the outer bound).
+ */
+const HANG_MS = 200_000;
+
+/** A new tab whose navigations and waits time out only after HANG_MS. */
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultNavigationTimeout(HANG_MS);
+  page.setDefaultTimeout(HANG_MS);
+  return page;
+}
+
 let xvfb: ChildProcess | null = null;
 let server: ViteDevServer;
 let browser: Browser;
@@ -64,14 +79,14 @@ const shots = join(tmpdir(), 'gpu-flock-firefox');
 
 /** Runs the tests of `file` whose full name matches `grep` in a fresh Firefox tab. */
 async function runInFirefox(file: string, grep = '.*'): Promise<CaseResult[]> {
-  const page = await browser.newPage();
+  const page = await newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(String(e)));
   try {
     const q = new URLSearchParams({ file, grep });
     await page.goto(`${baseUrl}/tests/firefox/page.html?${q}`);
     await page.waitForFunction(() => window.__testResults !== undefined, {
-      timeout: 200_000,
+      timeout: HANG_MS,
       polling: 250,
     });
     const out = await page.evaluate(() => window.__testResults!);
@@ -159,13 +174,13 @@ describe.skipIf(!available)('Firefox ESR (WebGL2 rungs)', () => {
     // No WebGPU in Firefox: auto walks to webgl2-tf once the float render target is hidden.
     ['?count=2000&disable=EXT_color_buffer_float', 'webgl2-tf'],
   ])('demo %s: a non-blank flock that moves (%s)', async (query, backend) => {
-    const page = await browser.newPage();
+    const page = await newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     try {
       await page.setViewport({ width: 800, height: 600 });
       await page.goto(`${baseUrl}/${query}`);
-      await page.waitForFunction(() => window.flockReady !== undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => window.flockReady !== undefined, { timeout: HANG_MS });
       await page.evaluate(() => window.flockReady!.then(() => undefined));
       await new Promise((r) => setTimeout(r, 300));
       const a = await grab(page);
