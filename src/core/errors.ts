@@ -9,8 +9,13 @@ export class FlockError extends Error {
   readonly value: unknown;
   /** What is allowed, in words, e.g. `0.01 to 1000 (world units)`. */
   readonly allowed: string;
+  /**
+   * The largest value allowed, where a number above a device's limit is what failed (a count
+   * above a backend's limit on this device), so a caller can cap to it; otherwise undefined.
+   */
+  readonly limit: number | undefined;
 
-  constructor(field: string, value: unknown, allowed: string, detail?: string) {
+  constructor(field: string, value: unknown, allowed: string, detail?: string, limit?: number) {
     const shown = describeValue(value);
     super(
       `${field} = ${shown} is not allowed; allowed: ${cut(allowed, MAX_SHOWN_TEXT)}` +
@@ -20,6 +25,7 @@ export class FlockError extends Error {
     this.field = field;
     this.value = value;
     this.allowed = allowed;
+    this.limit = limit;
   }
 }
 

@@ -2,7 +2,7 @@
  * Pointer picking: the world point under a pointer, for flock.pointer() and pointerToWorld().
  * Pure: camera, canvas box and simulation box in, world point out.
  */
-import type { FlockParams, Vec3 } from './params';
+import { paramSpec, type FlockParams, type Vec3, type Vec3Spec } from './params';
 import {
   cameraEye,
   fitScale,
@@ -11,6 +11,14 @@ import {
   type OrbitCamera,
 } from './render-math';
 import type { Fit } from './view';
+
+/** The attractor's allowed coordinates (the schema's range): a pointer point never leaves them. */
+const ATTRACTOR = paramSpec('attractor') as Vec3Spec;
+/**
+ * Largest |NDC| a pointer coordinate is taken at (a point 5,000 canvas widths off the canvas):
+ * beyond it the clamp below gives the same point, and float overflow (clientX 1e308) cannot.
+ */
+const NDC_LIMIT = 1e4;
 
 /** The canvas as the pointer sees it: its CSS box in the viewport and its drawing buffer. */
 export interface PointerCanvas {
@@ -24,7 +32,8 @@ export interface PointerCanvas {
 /**
  * The world point under (clientX, clientY) on the plane through the box centre facing the camera
  * (the plane z = 0 in 2D), clamped into the box grown by its own size on every side (a pointer
- * far off the box still pulls toward its edge).
+ * far off the box still pulls toward its edge) and into the attractor's allowed range, so any
+ * finite pointer position gives a point setParams accepts.
  * @param clientX, clientY CSS pixels in the viewport, as PointerEvent.clientX/Y
  * @param canvas where the picture is: a canvas not laid out (rect 0 x 0) counts as a box of its
  *   drawing-buffer size at the viewport's origin.
@@ -45,8 +54,9 @@ export function pointerToWorld(
       ? rect
       : { left: 0, top: 0, width: canvas.width, height: canvas.height };
   if (!(box.width > 0 && box.height > 0)) return null;
-  const ndcX = ((clientX - box.left) / box.width) * 2 - 1;
-  const ndcY = 1 - ((clientY - box.top) / box.height) * 2;
+  const clampNdc = (v: number) => Math.min(NDC_LIMIT, Math.max(-NDC_LIMIT, v));
+  const ndcX = clampNdc(((clientX - box.left) / box.width) * 2 - 1);
+  const ndcY = clampNdc(1 - ((clientY - box.top) / box.height) * 2);
   const p = params;
   const centre: Vec3 = [0, 1, 2].map((a) => (p.boundsMin[a]! + p.boundsMax[a]!) / 2) as Vec3;
   let normal: Vec3;
@@ -63,8 +73,12 @@ export function pointerToWorld(
   const hit = unprojectToPlane(viewProj, ndcX, ndcY, centre, normal);
   if (!hit) return null;
   for (let a = 0; a < 3; a++) {
+    // Into the box grown by its size, and into the attractor's range (a box touching 1e6 grown
+    // by its size would leave it: issue 21).
     const size = p.boundsMax[a]! - p.boundsMin[a]!;
-    hit[a] = Math.min(p.boundsMax[a]! + size, Math.max(p.boundsMin[a]! - size, hit[a]!));
+    const lo = Math.max(ATTRACTOR.min, p.boundsMin[a]! - size);
+    const hi = Math.min(ATTRACTOR.max, p.boundsMax[a]! + size);
+    hit[a] = Math.min(hi, Math.max(lo, hit[a]!));
   }
   if (p.dimensions === 2) hit[2] = 0;
   return hit;

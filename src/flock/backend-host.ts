@@ -29,6 +29,12 @@ import type { FlockSurface } from './surface';
  * the next rung of the ladder with its state (the 'fallback' event says so).
  */
 export const RESTORE_TIMEOUT_MS = 3000;
+/** Milliseconds a failed read waits for its backend to report a loss before it counts as a failure. */
+const LOSS_NOTICE_MS = 500;
+
+/** Resolves after `ms` milliseconds. */
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 /** The drawing-buffer side used before a backend says its own limit (WebGPU's default limit). */
 export const DEFAULT_MAX_CANVAS = 8192;
 
@@ -216,6 +222,14 @@ export class BackendHost {
       } catch (e) {
         if (this._epoch.disposed) throw disposedError();
         this.noticeLoss(b);
+        if (this._epoch.value === epoch && !(e instanceof FlockError)) {
+          // A read on a device being lost can fail before the loss is reported (a destroyed
+          // WebGPU device rejects mapAsync a moment before device.lost resolves): give the
+          // report that moment, then retry on the recovered backend (issue 21).
+          await Promise.race([this._epoch.ended, delay(LOSS_NOTICE_MS)]);
+          if (this._epoch.disposed) throw disposedError();
+          this.noticeLoss(b);
+        }
         if (this._epoch.value === epoch) {
           throw e instanceof FlockError
             ? e
@@ -262,7 +276,6 @@ export class BackendHost {
       return;
     }
     if (b !== this._backend) return;
-    this._journal.cutStepCall();
     this._epoch.bump();
     this._backend = null;
     this._starting = kind;
@@ -378,24 +391,35 @@ export class BackendHost {
         this._fallbackReasons[kind] ??= probe.reason ?? 'unavailable';
         continue;
       }
-      const { snapshot: snap, capped } = this._journal.snapshotFor(kind);
-      if (capped) this._fallbackReasons.cpu = capped;
+      let { snapshot: snap, capped } = this._journal.snapshotFor(kind);
+      if (capped) this._fallbackReasons[kind] = capped;
       if (!firstTry || from !== null) this._surface.nextCanvas();
       const onCallerCanvas = this._surface.onCallerCanvas;
       const first = firstTry;
       firstTry = false;
       this._starting = kind;
-      let b: Backend;
-      try {
-        b = await this._create(kind, snap.state, snap.params);
-      } catch (e) {
-        if (e instanceof FlockError && e.field === 'target' && onCallerCanvas && first && !from) {
-          this._starting = null;
-          throw e;
+      let b: Backend | null = null;
+      for (let attempt = 0; attempt < 2 && !b; attempt++) {
+        try {
+          b = await this._create(kind, snap.state, snap.params);
+        } catch (e) {
+          if (e instanceof FlockError && e.field === 'target' && onCallerCanvas && first && !from) {
+            this._starting = null;
+            throw e;
+          }
+          this._fallbackReasons[kind] = messageOf(e);
+          // More boids than this rung's device holds: the rung at its limit beats a lower rung
+          // (auto with 5,000,000 boids under phone limits: webgl2 at 4,194,304, not cpu at 4,096).
+          const limit = e instanceof FlockError && e.field === 'count' ? e.limit : undefined;
+          if (attempt > 0 || limit === undefined || !(limit >= 1 && limit < snap.state.count)) {
+            break;
+          }
+          ({ snapshot: snap, capped } = this._journal.snapshotFor(kind, limit));
+          this._fallbackReasons[kind] = capped!;
+          if (disposed()) return;
         }
-        this._fallbackReasons[kind] = messageOf(e);
-        continue;
       }
+      if (!b) continue;
       if (disposed()) {
         safeDispose(b);
         return;

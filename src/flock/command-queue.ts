@@ -3,7 +3,7 @@
  * order, on the backend that is up when its turn comes (while a loss is recovered, queued calls
  * wait and then run on the restored backend or the next rung).
  */
-import { isCutShort } from './errors';
+import { isDisposed } from './errors';
 
 /** What the queue needs from the flock. */
 export interface QueueHooks<B> {
@@ -45,13 +45,17 @@ export class CommandQueue<B> {
 
   /**
    * Runs a call the caller need not wait for: the promise is returned (it rejects with the error
-   * when the call fails), and a failure that is not "cut short" (FlockError on 'flock') is also
-   * reported through `failed`, so fire-and-forget callers see it.
+   * when the call fails), and every failure but dispose() is also reported through `failed`, so
+   * fire-and-forget callers (the element, the GUI) see it: a call a loss cut short too.
+   * @param undo runs first when the call fails (before the report), whatever failed: the call on
+   *   the backend, or waiting for one (every rung failed).
    */
-  call(op: (b: B) => void | Promise<void>): Promise<void> {
+  call(op: (b: B) => void | Promise<void>, undo?: () => void): Promise<void> {
     const p = this.run(op);
     p.catch((e: unknown) => {
-      if (!isCutShort(e)) this._hooks.failed(e);
+      if (isDisposed(e)) return;
+      undo?.();
+      this._hooks.failed(e);
     });
     return p;
   }

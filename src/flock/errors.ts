@@ -24,9 +24,9 @@ export function lostError(detail: string): FlockError {
   return new FlockError('flock', 'lost', 'a flock whose context or device stays up', detail);
 }
 
-/** True for the FlockError of work cut short (field 'flock'), which is no error of its own. */
-export function isCutShort(e: unknown): boolean {
-  return e instanceof FlockError && e.field === 'flock';
+/** True for the FlockError of work cut short by dispose(). */
+export function isDisposed(e: unknown): boolean {
+  return e instanceof FlockError && e.field === 'flock' && e.value === 'disposed';
 }
 
 /** Disposes `b`; a lost device or context may throw on teardown, and nothing is left to free then. */

@@ -21,7 +21,11 @@
  *   The snapshot is refreshed asynchronously when the queue is idle after explicit work and every
  *   SNAPSHOT_INTERVAL_S while the loop runs, which keeps the replay short.
  * - Every promise settles: a WebGL context not restored within RESTORE_TIMEOUT_MS falls back to
- *   the next rung; work cut short by dispose() or a loss rejects with FlockError field 'flock'.
+ *   the next rung; work cut short by dispose() rejects with FlockError field 'flock'.
+ * - A call applies whole or not at all (issue 21): a step() call a loss interrupts goes on after
+ *   the recovery; setParams/setState/reset either apply after it, or reject, leave the params as
+ *   the backend holds them, and fire 'error'. auto keeps a GPU rung at its count limit rather
+ *   than dropping to cpu (fallbackReasons says so).
  * - No event is dispatched after dispose().
  */
 import type { Backend, BackendKind, BackendTimings } from '../backend';
@@ -169,11 +173,13 @@ export class Flock extends EventTarget {
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
     await this._host.start(choice, state ?? initialState(this._params), this._params);
     this._pageInput.sync();
+    // Errors in the page's handlers the flock installs become 'error' events, never uncaught.
     this._surface.watch({
-      idleChanged: (idle) => this._loop.setIdle(idle),
-      resized: () => {
-        if (!this._loop.running) this.render();
-      },
+      idleChanged: (idle) => this._guarded(() => this._loop.setIdle(idle)),
+      resized: () =>
+        this._guarded(() => {
+          if (!this._loop.running) this.render();
+        }),
     });
   }
 
@@ -286,7 +292,7 @@ export class Flock extends EventTarget {
     this._loop.pacer.timeStep = next.timeStep;
     if (reinit) this._stepTimer.forgetStepCost();
     if (reframe) this._camera = defaultCamera(next);
-    return this._queue.call((b) => {
+    return this._call((b) => {
       let p = next;
       if (!up) {
         // Validated again against what the rung started meanwhile holds and allows.
@@ -307,9 +313,10 @@ export class Flock extends EventTarget {
       this._holdSteps++;
       return this._host
         .readSettled(b, (x) => x.readState().then((state) => ({ state, time: x.time })))
-        .then(({ state, time }) => {
-          const now = this._host.backend;
-          if (this._epoch.disposed || !now) return;
+        .then(async ({ state, time }) => {
+          // A loss after the read: the backend recovered holds the same point of the queue (the
+          // journal replays up to here), so the state read is still the one to re-assign.
+          const now = await this._host.backendUp();
           this._journal.setState(now, assignSpecies(cloneState(state), p.species), p, time);
         })
         .finally(() => this._holdSteps--);
@@ -338,7 +345,7 @@ export class Flock extends EventTarget {
    */
   reset(): Promise<void> {
     this._checkNotDisposed();
-    return this._queue.call((b) => {
+    return this._call((b) => {
       const p = this._journal.applied;
       this._journal.setState(b, initialState(p), p);
     });
@@ -363,7 +370,7 @@ export class Flock extends EventTarget {
     if (s.count !== this._params.count) this._stepTimer.forgetStepCost();
     const atCall = { ...this._params, count: s.count };
     this._params = atCall;
-    return this._queue.call((b) => {
+    return this._call((b) => {
       if (s.count > b.maxCount) {
         this._params = { ...this._journal.applied };
         throw countError(s.count, b);
@@ -377,16 +384,24 @@ export class Flock extends EventTarget {
   /**
    * Takes n fixed steps (params.timeStep seconds each) without drawing, after everything asked before.
    * Resolves once the steps are given to the device (they survive a later loss: they are replayed).
+   * A loss during the call does not cut it: the steps given before it are replayed into the
+   * recovered rung and the rest given there, so the call applies whole.
    * @throws FlockError (as a rejection) when n is not an integer from 0 to MAX_STEPS_PER_CALL;
-   *   field 'flock' when dispose() or a context/device loss cuts the run short (after a loss none
-   *   of the call's steps are kept: the flock resumes from the state before the call).
+   *   field 'flock' when dispose() cuts the run short; field 'backend' when no rung runs after a loss.
    */
   step(n = 1): Promise<void> {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_STEPS_PER_CALL) {
       return Promise.reject(new FlockError('n', n, `an integer from 0 to ${MAX_STEPS_PER_CALL}`));
     }
     if (n === 0) return this._queue.run(() => undefined);
-    return this._queue.run((b) => this._journal.stepCall(b, n, (x) => this._host.noticeLoss(x)));
+    return this._queue.run((b) =>
+      this._journal.stepCall(
+        b,
+        n,
+        (x) => this._host.noticeLoss(x),
+        () => this._host.backendUp(),
+      ),
+    );
   }
 
   /**
@@ -506,6 +521,20 @@ export class Flock extends EventTarget {
 
   // ---- the parts' hooks --------------------------------------------------------------------
 
+  /**
+   * A call that changes parameters or state, queued: it applies whole or not at all. When it
+   * fails (a rung started meanwhile cannot take it, every read retried after losses failed),
+   * the parameters the caller sees go back to those the backend holds, and 'error' fires (the
+   * queue reports every failure but dispose()), so a caller who never awaits it still learns.
+   */
+  private _call(op: (b: Backend) => void | Promise<void>): Promise<void> {
+    return this._queue.call(op, () => {
+      if (this._epoch.disposed) return;
+      this._params = { ...this._journal.applied };
+      this._loop.pacer.timeStep = this._params.timeStep;
+    });
+  }
+
   /** One frame of the loop: `steps` fixed steps, a draw, and now and then a snapshot. */
   private _frame(steps: number, now: number): void {
     const b = this._host.backend!;
@@ -518,6 +547,15 @@ export class Flock extends EventTarget {
     if (now - this._snapshotAt >= SNAPSHOT_INTERVAL_S) {
       this._snapshotAt = now;
       this._refreshSnapshot(b);
+    }
+  }
+
+  /** Runs `f` from a page event handler: what it throws becomes an 'error' event. */
+  private _guarded(f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      this._emitError(e);
     }
   }
 

@@ -11,7 +11,7 @@ import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import { initialState } from '../core/state';
 import { yieldToPage, type Epoch } from './epoch';
-import { disposedError, lostError } from './errors';
+import { disposedError } from './errors';
 
 /** What the backend was given since the snapshot, in order. */
 export type LogEntry = { steps: number } | { params: FlockParams };
@@ -49,8 +49,6 @@ export class Journal {
   private _readingSnapshot = false;
   /** The step() call in flight: where its steps start in the log (not snapshotted meanwhile). */
   private _stepCall: { at: number; gen: number } | null = null;
-  /** Steps of a step() call cut short by the loss being recovered (taken out of the log). */
-  private _cutSteps = 0;
   /** The parameters the backend holds (after every call given to it). */
   applied: FlockParams;
 
@@ -152,14 +150,22 @@ export class Journal {
 
   /**
    * A step(n) call: n steps into `b`, logged, submitted in chunks with the page running between
-   * them, so a long run neither freezes the tab nor outlives dispose() or a loss. Its steps stay
-   * out of snapshots until it ends.
+   * them, so a long run neither freezes the tab nor outlives dispose(). Its steps stay out of
+   * snapshots until it ends. A loss does not cut it: the steps given so far are in the log and are
+   * replayed into the restored context or the next rung, and the rest are given there, so the
+   * call applies whole (issue 21).
    * @param noticeLoss starts recovering when `b` says it is lost (ending the epoch).
-   * @throws FlockError on 'flock' when dispose() or a loss cuts it short (after a loss none of
-   *   its steps are kept: cutStepCall takes them back out of the log).
+   * @param backendUp the backend once the loss is recovered.
+   * @throws FlockError on 'flock' when dispose() cuts it short; what backendUp throws (every rung
+   *   failed).
    */
-  async stepCall(b: Backend, n: number, noticeLoss: (b: Backend) => void): Promise<void> {
-    const epoch = this._epoch.value;
+  async stepCall(
+    b: Backend,
+    n: number,
+    noticeLoss: (b: Backend) => void,
+    backendUp: () => Promise<Backend>,
+  ): Promise<void> {
+    let epoch = this._epoch.value;
     let done = 0;
     this._stepCall = { at: this._logBase + this._log.length, gen: this._generation };
     try {
@@ -167,9 +173,9 @@ export class Journal {
         if (this._epoch.disposed) throw disposedError(`dispose() ran after ${done} of ${n} steps`);
         noticeLoss(b);
         if (this._epoch.value !== epoch) {
-          throw lostError(
-            `the ${b.kind} context or device was lost after ${done} of ${n} steps; none of them are kept: the flock resumes from the state before this call`,
-          );
+          b = await backendUp();
+          epoch = this._epoch.value;
+          continue;
         }
         const k = Math.min(n - done, STEP_CHUNK);
         this.step(b, k);
@@ -189,42 +195,34 @@ export class Journal {
   }
 
   /**
-   * A loss cuts the step() call in flight short (it rejects): its steps are taken back out of the
-   * log, so the flock resumes from the last completed explicit work.
+   * Steps lost to losses since the last call (RecoveryDetail.lostSteps): always 0, since a step()
+   * call a loss interrupts goes on after the recovery (stepCall).
    */
-  cutStepCall(): void {
-    const cut = this._stepCall;
-    this._stepCall = null;
-    if (cut && cut.gen === this._generation && cut.at >= this._logBase) {
-      const dropped = this._log.splice(cut.at - this._logBase);
-      for (const e of dropped) if ('steps' in e) this._cutSteps += e.steps;
-    }
-  }
-
-  /** Steps cut by losses since the last call (RecoveryDetail.lostSteps), and forgets them. */
   takeCutSteps(): number {
-    const n = this._cutSteps;
-    this._cutSteps = 0;
-    return n;
+    return 0;
   }
 
   /**
-   * The snapshot as rung `kind` takes it: the cpu rung caps the count at CPU_MAX_COUNT.
-   * @returns the snapshot, and the note for fallbackReasons.cpu when it was capped.
+   * The snapshot as rung `kind` takes it: at most `limit` boids (the cpu rung: CPU_MAX_COUNT; a
+   * GPU rung whose device holds fewer than the state has: its limit, learnt when it refused them).
+   * @returns the snapshot, and the note for fallbackReasons[kind] when it was capped.
    */
-  snapshotFor(kind: BackendKind): { snapshot: Snapshot; capped: string | null } {
+  snapshotFor(
+    kind: BackendKind,
+    limit = kind === 'cpu' ? CPU_MAX_COUNT : Infinity,
+  ): { snapshot: Snapshot; capped: string | null } {
     const { state, params, time } = this._snapshot;
-    if (kind !== 'cpu' || state.count <= CPU_MAX_COUNT) {
-      return { snapshot: this._snapshot, capped: null };
-    }
+    if (state.count <= limit) return { snapshot: this._snapshot, capped: null };
     const s = {
-      count: CPU_MAX_COUNT,
-      positions: state.positions.slice(0, 4 * CPU_MAX_COUNT),
-      velocities: state.velocities.slice(0, 4 * CPU_MAX_COUNT),
+      count: limit,
+      positions: state.positions.slice(0, 4 * limit),
+      velocities: state.velocities.slice(0, 4 * limit),
     };
+    const whose =
+      kind === 'cpu' ? "the cpu backend's limit" : `the ${kind} backend's limit on this device`;
     return {
-      snapshot: { state: s, params: { ...params, count: CPU_MAX_COUNT }, time },
-      capped: `count capped from ${state.count} to ${CPU_MAX_COUNT}, the cpu backend's limit`,
+      snapshot: { state: s, params: { ...params, count: limit }, time },
+      capped: `count capped from ${state.count} to ${limit}, ${whose}`,
     };
   }
 
@@ -253,9 +251,9 @@ export class Journal {
       }
     }
     this.applied = applied;
-    if (count !== this._snapshot.state.count) {
-      // The cpu rung capped the count: the capped state is the snapshot from now on.
-      this._snapshot = this.snapshotFor('cpu').snapshot;
+    if (count < this._snapshot.state.count) {
+      // The rung capped the count: the capped state is the snapshot from now on.
+      this._snapshot = this.snapshotFor(b.kind, count).snapshot;
       this._log = this._log.map((e) => ('steps' in e ? e : { params: { ...e.params, count } }));
     }
     return steps;

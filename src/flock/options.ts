@@ -113,8 +113,8 @@ export interface RecoveryDetail {
   /** Steps given since the last snapshot, run again on the restored or new backend. */
   replayedSteps: number;
   /**
-   * Steps given before the loss that the recovered state does not hold (0: nothing lost). Only a
-   * step() call cut short by the loss loses steps: it rejects, and none of its steps are kept.
+   * Steps given before the loss that the recovered state does not hold: 0 (nothing is lost; a
+   * step() call the loss interrupts goes on after the recovery). Kept for callers that check it.
    */
   lostSteps: number;
 }

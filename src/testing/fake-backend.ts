@@ -9,6 +9,7 @@
 import type { Backend, BackendInit, BackendKind, BackendTimings, RenderView } from '../backend';
 import { BACKEND_LADDER, NO_PASS_TIMES } from '../backend';
 import type { ProbeResult } from '../backends';
+import { FlockError } from '../core/errors';
 import type { FlockParams } from '../core/params';
 import { referenceStep } from '../core/reference';
 import { cloneState, type FlockState } from '../core/state';
@@ -229,7 +230,18 @@ export class FakeBackends implements BackendProvider {
         await this.createGate?.promise;
         const fail = this.failCreate[kind];
         if (fail) throw new Error(fail);
-        const b = new FakeBackend(init, kind, this.maxCount[kind] ?? 100_000);
+        const max = this.maxCount[kind] ?? 100_000;
+        // As the real rungs do: more boids than the device holds is a count error with its limit.
+        if (kind !== 'cpu' && init.state.count > max) {
+          throw new FlockError(
+            'count',
+            init.state.count,
+            `an integer from 1 to ${max}`,
+            undefined,
+            max,
+          );
+        }
+        const b = new FakeBackend(init, kind, max);
         this.created.push(b);
         return b;
       },

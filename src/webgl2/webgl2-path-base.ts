@@ -351,6 +351,8 @@ export abstract class WebGL2PathBase<
         'count',
         count,
         `an integer from 1 to ${this.maxCount} (MAX_TEXTURE_SIZE = ${this.maxTextureSize})`,
+        undefined,
+        this.maxCount,
       );
     }
   }

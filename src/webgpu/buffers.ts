@@ -149,6 +149,7 @@ export class SimBuffers {
         count,
         `an integer from 1 to ${this.maxCount} on this device`,
         `${count} boids need ${count * BOID_BYTES} bytes of boid records; the device's maxStorageBufferBindingSize/maxBufferSize is ${this.limit}`,
+        this.maxCount,
       );
     }
     const cells = grid.cellCount + 1;

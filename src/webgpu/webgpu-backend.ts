@@ -100,6 +100,7 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
       init.params.count,
       `an integer from 1 to ${maxCount} on this WebGPU device`,
       `boid records take ${BOID_BYTES} bytes each and one storage binding holds at most ${limit} bytes (maxStorageBufferBindingSize / maxBufferSize)`,
+      maxCount,
     );
   }
   const context = init.canvas.getContext('webgpu');
@@ -221,6 +222,8 @@ class WebGPUBackendImpl implements WebGPUBackend {
         'count',
         state.count,
         `an integer from 1 to ${this.maxCount} on this WebGPU device`,
+        undefined,
+        this.maxCount,
       );
     }
     this.simulation.setState(state, time);

@@ -86,7 +86,7 @@ describe('every promise settles (items 3 and 4)', () => {
     expect(ballisticError(await f.readState(), s0, params, 14)).toBeLessThan(2e-3);
   });
 
-  test('step() cut short by a WebGPU device loss rejects with a FlockError on "flock"', async () => {
+  test('step() interrupted by a WebGPU device loss applies whole on the next rung (issue 21)', async () => {
     const f = await make(undefined, {
       backend: 'auto',
       params: ballisticParams(),
@@ -95,21 +95,15 @@ describe('every promise settles (items 3 and 4)', () => {
     expect(f.backend).toBe('webgpu');
     const params = f.params;
     const s0 = initialState(params);
-    const long = f.step(1_000_000);
+    const long = f.step(400);
     await sleep(100);
     const fell = once<CustomEvent>(f, 'fallback', 60_000);
     deviceOf(f).destroy();
-    const err = await long.then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(FlockError);
-    expect((err as FlockError).field).toBe('flock');
-    expect((err as FlockError).message).toMatch(/lost/);
-    // The call rejected, so none of its steps are kept: the flock is where it was before it.
+    await long;
     const e = await fell;
-    expect(e.detail.lostSteps).toBeGreaterThan(0);
-    expect(ballisticError(await f.readState(), s0, params, 0)).toBeLessThan(2e-3);
+    expect(e.detail.lostSteps).toBe(0);
+    expect(f.backend).toBe('webgl2');
+    expect(ballisticError(await f.readState(), s0, params, 400)).toBeLessThan(2e-3);
   });
 
   test('step() issued just after loseContext() resolves only once the steps are really done', async () => {
