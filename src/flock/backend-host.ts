@@ -25,10 +25,16 @@ import type { BackendChoice, RecoveryDetail } from './options';
 import type { FlockSurface } from './surface';
 
 /**
- * Milliseconds a lost WebGL context may take to be restored; after that the flock falls back to
- * the next rung of the ladder with its state (the 'fallback' event says so).
+ * Milliseconds a lost WebGL context may take to be restored, at least; after that the flock falls
+ * back to the next rung of the ladder with its state (the 'fallback' event says so).
  */
 export const RESTORE_TIMEOUT_MS = 3000;
+/**
+ * The wait for a restore is also at least this many times the time the lost rung took to start:
+ * a restore rebuilds the same context, so a device (or a loaded machine) that started it slowly
+ * restores it slowly too, and a fixed timeout would fall back only because the machine is busy.
+ */
+const RESTORE_PER_START = 3;
 /** Milliseconds a failed read waits for its backend to report a loss before it counts as a failure. */
 const LOSS_NOTICE_MS = 500;
 
@@ -95,6 +101,10 @@ export class BackendHost {
   /** The chosen rung's probe description (renderer / adapter), when the backend gives none. */
   private _probeInfo = '';
   private readonly _errorMessages = new Set<string>();
+  /** Milliseconds the backend in use took to be created (the machine's measured speed). */
+  private _startMs = 0;
+  /** Milliseconds the restore being waited for may take (restoreWaitMs()). */
+  private _restoreWaitMs = 0;
 
   constructor(
     private readonly _provider: BackendProvider,
@@ -283,7 +293,11 @@ export class BackendHost {
     if (kind === 'webgl2' || kind === 'webgl2-tf') {
       this._lostBackend = b;
       restored = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), this._options.restoreTimeoutMs);
+        this._restoreWaitMs = Math.max(
+          this._options.restoreTimeoutMs,
+          Math.round(RESTORE_PER_START * this._startMs),
+        );
+        const timer = setTimeout(() => resolve(false), this._restoreWaitMs);
         this._restoreWaiter = (ok) => {
           clearTimeout(timer);
           resolve(ok);
@@ -361,7 +375,7 @@ export class BackendHost {
           reason = `context restored, but replaying the state failed: ${messageOf(e)}`;
         }
       } else {
-        reason = `${reason}; not restored within ${this._options.restoreTimeoutMs / 1000} s`;
+        reason = `${reason}; not restored within ${this._restoreWaitMs / 1000} s`;
       }
       this._lostBackend = null;
     }
@@ -501,7 +515,9 @@ export class BackendHost {
         this._fallbackReasons[kind] = had ? `${had}; ${reason}` : reason;
       },
     };
+    const t0 = performance.now();
     const b = await entry.create(init);
+    this._startMs = performance.now() - t0;
     backend = b;
     // A software rasteriser draws tiny instances slowly (SwiftShader: ~500 ms for 16,384): draw
     // by vertex id there (same pixels), which also brings the first frame in sooner.

@@ -70,18 +70,34 @@ describe('<gpu-flock> seams', () => {
   }
 
   test('attributes changed while starting apply in order: max-speed then min-speed above the old max', async () => {
-    const el = addFlock({ backend: 'webgl2', count: '900' });
-    // Its start begins once it is near the viewport (an IntersectionObserver callback).
-    const starting = () => (el as unknown as { _starting: boolean })._starting;
-    while (!starting() && el.flock === null) await sleep(0);
-    expect(el.flock).toBeNull(); // still starting
-    el.setAttribute('max-speed', '9');
-    el.setAttribute('min-speed', '7'); // valid only after max-speed 9
-    el.setAttribute('separation-weight', '2');
-    el.setAttribute('separation-weight', '3');
-    const flock = await el.ready;
-    expect([flock.params.minSpeed, flock.params.maxSpeed]).toEqual([7, 9]);
-    expect(flock.params.separationWeight).toBe(3);
+    // Changed from inside the start, deterministically: when createFlock asks the element's canvas
+    // for its context (the attributes were read just before).
+    const real = HTMLCanvasElement.prototype.getContext;
+    let el: GpuFlockElement | null = null;
+    let changed = false;
+    HTMLCanvasElement.prototype.getContext = function (
+      this: HTMLCanvasElement,
+      ...args: unknown[]
+    ) {
+      const starting = el && (el as unknown as { _starting: boolean })._starting;
+      if (!changed && starting && el!.flock === null) {
+        changed = true;
+        el!.setAttribute('max-speed', '9');
+        el!.setAttribute('min-speed', '7'); // valid only after max-speed 9
+        el!.setAttribute('separation-weight', '2');
+        el!.setAttribute('separation-weight', '3');
+      }
+      return (real as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof real;
+    try {
+      el = addFlock({ backend: 'webgl2', count: '900' });
+      const flock = await el.ready;
+      expect(changed).toBe(true);
+      expect([flock.params.minSpeed, flock.params.maxSpeed]).toEqual([7, 9]);
+      expect(flock.params.separationWeight).toBe(3);
+    } finally {
+      HTMLCanvasElement.prototype.getContext = real;
+    }
   });
 
   test('after a failed start, removing disable, setting backend or fixing count starts the flock', async () => {

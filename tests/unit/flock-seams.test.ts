@@ -7,6 +7,7 @@ import { FlockError, initialState } from '../../src/index';
 import type { FlockState } from '../../src/core/state';
 import { pointerToWorld } from '../../src/core/pointer';
 import { validateParams, type Vec3 } from '../../src/core/params';
+import { gate } from '../../src/testing/fake-backend';
 import { fakeFlock, flush, next, settle } from '../support/fake-flock';
 
 const PARAMS = { count: 61, seed: 11 };
@@ -199,6 +200,30 @@ describe('the pointer never throws (reproduction 6)', () => {
     expect(f.flock.params.attractorStrength).toBeGreaterThan(0);
     expect(() => f.flock.pointer(Infinity, 0, 'attract')).toThrow(FlockError);
     expect(() => f.flock.pointer(0, Number.NaN, 'repel')).toThrow(FlockError);
+    f.flock.dispose();
+  });
+});
+
+describe('the restore timeout follows the measured speed (issue 21, reproduction 10)', () => {
+  test('a rung that took 120 ms to start waits at least 3 x that for its context, then falls back', async () => {
+    const f = await fakeFlock(
+      { backend: 'webgl2', params: PARAMS },
+      (bs) => {
+        const g = gate();
+        bs.createGate = g;
+        setTimeout(() => g.open(), 120);
+      },
+      40,
+    );
+    f.backends.createGate = null;
+    const fell = next<CustomEvent>(f.flock, 'fallback');
+    const t0 = performance.now();
+    f.backends.last.loseContext();
+    const e = await fell;
+    const waited = performance.now() - t0;
+    const said = Number(/not restored within ([\d.]+) s/.exec(e.detail.reason)![1]);
+    expect(said).toBeGreaterThanOrEqual(0.33); // 3 x ~120 ms (a timer may fire a hair early)
+    expect(waited).toBeGreaterThanOrEqual(320);
     f.flock.dispose();
   });
 });
