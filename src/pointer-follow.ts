@@ -12,6 +12,8 @@
  * the second button can repel.
  * Owns: its listeners and its long-touch timer (dispose() removes them; idempotent).
  */
+import { FlockError } from './core/errors';
+
 export type PointerMode = 'attract' | 'repel' | 'off';
 
 /** What the follower drives (the Flock fits). */
@@ -35,11 +37,14 @@ export class PointerFollow {
    * @param sink the flock (its pointer() puts the attractor under the point)
    * @param element the flock's element: `element` listens on it; `page` checks the point against its box
    * @param target 'element' or 'page'
+   * @param onError what a pointer call throws, other than a disposed flock's error (the flock
+   *   fires 'error': a handler it installed never throws into the page)
    */
   constructor(
     private readonly sink: PointerSink,
     private readonly element: HTMLElement,
     readonly target: 'element' | 'page',
+    private readonly onError: (error: unknown) => void = () => undefined,
   ) {
     const on = (ev: Event) => this.onPointer(ev as PointerEvent);
     if (target === 'element') {
@@ -83,8 +88,9 @@ export class PointerFollow {
     this.last = mode;
     try {
       this.sink.pointer(x, y, mode);
-    } catch {
-      // A disposed flock: nothing to follow any more.
+    } catch (e) {
+      // A disposed flock: nothing to follow any more. Anything else is reported.
+      if (!(e instanceof FlockError && e.field === 'flock')) this.onError(e);
     }
   }
 

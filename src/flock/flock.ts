@@ -127,6 +127,7 @@ export class Flock extends EventTarget {
       view: () => this._view,
       params: () => this._params,
       disposed: () => this._epoch.disposed,
+      error: (e) => this._emitError(e),
     });
     this._journal = new Journal(params, this._epoch);
     this._loop = new FrameLoop(

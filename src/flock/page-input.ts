@@ -32,6 +32,8 @@ export interface PageInputHooks {
   /** The parameters as the caller sees them. */
   params(): FlockParams;
   disposed(): boolean;
+  /** Reports what a pointer call throws (the flock fires 'error'; a page handler never throws). */
+  error(e: unknown): void;
 }
 
 export class PageInput {
@@ -114,7 +116,7 @@ export class PageInput {
       this.pointerFollow = null;
     }
     if (pointer !== 'off' && !this.pointerFollow) {
-      this.pointerFollow = new PointerFollow(this.flock, c, pointer);
+      this.pointerFollow = new PointerFollow(this.flock, c, pointer, (e) => this.hooks.error(e));
     }
     const auto = onPage && view.autoBounds;
     if (this.boundsFollow && !auto) {
