@@ -12,21 +12,8 @@
  * - page-input.ts: the pointer as the attractor and the view.pointer / view.autoBounds listeners;
  * - warmup.ts: view.warmup before the first frame.
  *
- * Lifecycle rules (issue 11):
- * - Every call that works on the backend goes through one queue, in call order; while a loss is
- *   being recovered (a WebGL context waiting to be restored, or a fallback to the next rung)
- *   queued calls wait and then run on the backend that is up, validated against it.
- * - A context or device loss never rolls explicit work back: after a restore or a fallback the
- *   flock holds the state after the last step it was given, exactly (snapshot + replayed log).
- *   The snapshot is refreshed asynchronously when the queue is idle after explicit work and every
- *   SNAPSHOT_INTERVAL_S while the loop runs, which keeps the replay short.
- * - Every promise settles: a WebGL context not restored within RESTORE_TIMEOUT_MS falls back to
- *   the next rung; work cut short by dispose() rejects with FlockError field 'flock'.
- * - A call applies whole or not at all (issue 21): a step() call a loss interrupts goes on after
- *   the recovery; setParams/setState/reset either apply after it, or reject, leave the params as
- *   the backend holds them, and fire 'error'. auto keeps a GPU rung at its count limit rather
- *   than dropping to cpu (fallbackReasons says so).
- * - No event is dispatched after dispose().
+ * Lifecycle rules (nothing lost at a loss, a call applies whole or not at all, every promise
+ * settles, no event after dispose()): docs/guide.md, section Lifecycle.
  */
 import type { Backend, BackendKind, BackendTimings } from '../backend';
 import { NO_PASS_TIMES } from '../backend';
@@ -36,13 +23,7 @@ import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/
 import { pointerToWorld as worldUnderPointer } from '../core/pointer';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { viewStatic, type ViewStatic } from '../core/scene';
-import {
-  assignSpecies,
-  cloneState,
-  initialState,
-  validateState,
-  type FlockState,
-} from '../core/state';
+import { cloneState, initialState, validateState, type FlockState } from '../core/state';
 import { validateView, viewBackground, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup';
 import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
@@ -308,18 +289,17 @@ export class Flock extends EventTarget {
       }
       if (reinit) return this._journal.setState(b, initialState(p), p);
       if (!respecies) return this._journal.setParams(b, p);
-      // positions.w is each boid's species in every backend's state: re-assigned from the state
-      // as it stands after the steps asked before (read again on the new rung after a loss),
-      // at the simulated time it was read at (predators and the flow go on where they were).
+      // positions.w is each boid's species in every backend's state (Journal.reassignSpecies).
       this._holdSteps++;
-      return this._host
-        .readSettled(b, (x) => x.readState().then((state) => ({ state, time: x.time })))
-        .then(async ({ state, time }) => {
-          // A loss after the read: the backend recovered holds the same point of the queue (the
-          // journal replays up to here), so the state read is still the one to re-assign.
-          const now = await this._host.backendUp();
-          this._journal.setState(now, assignSpecies(cloneState(state), p.species), p, time);
-        })
+      return this._journal
+        .reassignSpecies(
+          p,
+          () =>
+            this._host.readSettled(b, (x) =>
+              x.readState().then((s) => ({ state: s, time: x.time })),
+            ),
+          () => this._host.backendUp(),
+        )
         .finally(() => this._holdSteps--);
     });
   }

@@ -9,7 +9,7 @@ import type { Backend, BackendKind } from '../backend';
 import { CPU_MAX_COUNT } from '../backend';
 import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
-import { initialState } from '../core/state';
+import { assignSpecies, cloneState, initialState } from '../core/state';
 import { yieldToPage, type Epoch } from './epoch';
 import { disposedError } from './errors';
 
@@ -92,6 +92,22 @@ export class Journal {
   }
 
   /** A whole state into `b` (with its params) at simulated time `time`, which becomes the snapshot. */
+  /**
+   * A species change: positions.w = id mod p.species is re-assigned from the state as it stands
+   * after the steps asked before (`read`; read again on the new rung after a loss), at the
+   * simulated time it was read at (predators and the flow go on where they were), and given to
+   * the backend that is up then (a loss after the read: the recovered one holds the same point
+   * of the queue, since the journal replays up to here).
+   */
+  async reassignSpecies(
+    p: FlockParams,
+    read: () => Promise<{ state: FlockState; time: number }>,
+    backendUp: () => Promise<Backend>,
+  ): Promise<void> {
+    const { state, time } = await read();
+    this.setState(await backendUp(), assignSpecies(cloneState(state), p.species), p, time);
+  }
+
   setState(b: Backend, s: FlockState, p: FlockParams, time = 0): void {
     b.setParams(p);
     b.setState(s, time);
