@@ -192,7 +192,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const schema = VIEW_SCHEMA;
   const view = { ...query.options.view };
   if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
-  // The warm-up (DESIGN section 7; the element's 3 s unless the URL says) is flown once the
+  // The warm-up (DESIGN section 7; the element's 2 s unless the URL says) is flown once the
   // count is chosen.
   const warmup =
     typeof view.warmup === 'number' ? view.warmup : (ELEMENT_VIEW_DEFAULTS.warmup as number);

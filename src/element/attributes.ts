@@ -113,7 +113,7 @@ export const ELEMENT_ATTRIBUTES: readonly ElementAttribute[] = [
  * 0.896; `npm run order -- --set timeStep=0.1`), and the target is 0.8 at the first frame. `pointer` is `element` when
  * the `interactive` attribute is present, else `off`, as in VIEW_SCHEMA.
  */
-export const ELEMENT_VIEW_DEFAULTS: Readonly<Record<string, unknown>> = { warmup: 3 };
+export const ELEMENT_VIEW_DEFAULTS: Readonly<Record<string, unknown>> = { warmup: 2 };
 
 /** Every schema-driven attribute: the params', then the view options'. */
 export function schemaAttributes(viewSchema: readonly SchemaEntry[] = []): SchemaAttribute[] {

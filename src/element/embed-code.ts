@@ -45,7 +45,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /**
  * The element line for `s`. `count` is always written (without it the element picks a count
  * for the device); other parameters and view options only where they differ from the element's
- * defaults (its warmup is 3 s). Booleans are bare attributes when true, `="false"` when a true
+ * defaults (its warmup is 2 s). Booleans are bare attributes when true, `="false"` when a true
  * default is turned off; `pointer: element` is written `interactive`, `autoBounds` as
  * `bounds="auto"` (and then no bounds-min/bounds-max: the box follows the element). Numbers are
  * JavaScript's shortest exact text, so they read back as the same doubles.

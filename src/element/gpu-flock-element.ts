@@ -428,7 +428,7 @@ export class GpuFlockElement extends Base {
         this._attributeError('preset', presetText, new FlockError('preset', presetText, allowed));
       }
     }
-    // The element's own defaults (warmup 3 s; pointer from `interactive`; bounds="auto").
+    // The element's own defaults (warmup 2 s; pointer from `interactive`; bounds="auto").
     for (const name of ['warmup', 'pointer', 'autoBounds']) {
       const a = SCHEMA_ATTRS.find((x) => x.target === 'view' && x.name === name);
       if (a) options.view[name] = this._defaultOf(a);

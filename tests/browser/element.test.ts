@@ -379,7 +379,7 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
   const readyDetail = (el: HTMLElement) =>
     once<CustomEvent<StartDetail & { flock: Flock }>>(el, 'ready', 120_000);
 
-  test('warmup: 3 s flown unseen before the first frame; order >= 0.8 at it', async () => {
+  test('warmup: 2 s flown unseen before the first frame; order >= 0.8 at it', async () => {
     const budget = GpuFlockElement.warmupBudgetMs;
     // This test checks the state the warm-up reaches, not this machine's speed: no wall-clock cut.
     GpuFlockElement.warmupBudgetMs = 600_000;
@@ -395,9 +395,9 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
       const { detail } = await ready;
       // Read before any frame of the loop: the state the first frame draws.
       const s = await flock.readState();
-      expect(detail.warmup).toMatchObject({ steps: 30, cut: false });
-      expect(flock.time).toBeCloseTo(3, 6); // 30 steps of 0.1 s
-      expect(flock.view.warmup).toBe(3);
+      expect(detail.warmup).toMatchObject({ steps: 20, cut: false });
+      expect(flock.time).toBeCloseTo(2, 6); // 20 steps of 0.1 s
+      expect(flock.view.warmup).toBe(2);
       expect(flock.params.timeStep).toBe(1 / 60); // restored
       expect(flock.params.boundsMax).toEqual([15.88, 15.88, 15.88]);
       const o = localOrder(s, flock.params);

@@ -21,12 +21,12 @@ function attributesOf(line: string): Map<string, string> {
   return out;
 }
 
-/** What the element makes of the attributes (its defaults: warmup 3, pointer from interactive). */
+/** What the element makes of the attributes (its defaults: warmup 2, pointer from interactive). */
 function readBack(line: string) {
   const attrs = attributesOf(line);
   const params: Record<string, unknown> = {};
   const view: Record<string, unknown> = {
-    warmup: 3,
+    warmup: 2,
     pointer: attrs.has('interactive') ? 'element' : 'off',
     autoBounds: attrs.get('bounds') === 'auto',
   };
@@ -40,10 +40,10 @@ function readBack(line: string) {
 
 describe('embedCode', () => {
   test("the defaults: only the count (and the element's own defaults are not written)", () => {
-    expect(embedCode({ params: defaultParams(), view: { ...defaultView(), warmup: 3 } })).toBe(
+    expect(embedCode({ params: defaultParams(), view: { ...defaultView(), warmup: 2 } })).toBe(
       '<gpu-flock count="16384"></gpu-flock>',
     );
-    // createFlock's warmup 0 differs from the element's 3: written.
+    // createFlock's warmup 0 differs from the element's 2: written.
     expect(embedCode({ params: defaultParams(), view: defaultView() })).toBe(
       '<gpu-flock count="16384" warmup="0"></gpu-flock>',
     );
@@ -63,7 +63,7 @@ describe('embedCode', () => {
     });
     const view = {
       ...defaultView(),
-      warmup: 3,
+      warmup: 2,
       background: 'transparent',
       showBounds: true,
       showObstacles: false,
