@@ -9,6 +9,9 @@
  */
 import { validateParams, type FlockParams } from '../src/core/params';
 import { boidSizeFor, defaultCamera, viewProjection } from '../src/core/render-math';
+import { buildScene, viewStatic, type RenderScene } from '../src/core/scene';
+import { defaultView } from '../src/core/view';
+import type { Shape } from '../src/core/look';
 import { BufferUsage } from '../src/webgpu/constants';
 import { createBoidRenderer, type BoidRenderer, type DrawMode } from '../src/webgpu/renderer';
 import { createFlockSimulation, type FlockSimulation } from '../src/webgpu/simulation';
@@ -129,6 +132,16 @@ export interface SteadyRow {
   frame?: FrameTiming;
   /** The same with vertex-id drawing (boid index from the vertex index), where the device has it. */
   frameVertexId?: FrameTiming;
+  /** Instanced frames per shape and level of detail (SteadyOptions.shapes), where measured. */
+  shapes?: ShapeTiming[];
+}
+
+/** One frame row of the draw-per-shape sweep: the default view with `shape` and `lodPixels`. */
+export interface ShapeTiming {
+  shape: Shape;
+  /** lodPixels of the view (0: level of detail off). */
+  lodPixels: number;
+  frame: FrameTiming;
 }
 
 export interface FrameTiming {
@@ -200,6 +213,14 @@ export interface SteadyOptions {
   drawModes?: DrawMode[];
   /** Variants whose steady rows time frames (default: all but probes and brute). */
   framesFor?: string[];
+  /**
+   * Shapes whose whole frames are timed per level of detail in `lods`, at the sizes of `shapesAt`
+   * (the first variant's sparse steady row; default view otherwise, antialias off as the target
+   * is single-sampled).
+   */
+  shapes?: Shape[];
+  lods?: number[];
+  shapesAt?: number[];
   workgroupSize: number;
   /** Candidate-loop unrolling of variants that do not name one (+u1 / +u4). */
   unroll: CandidateUnroll;
@@ -288,6 +309,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
     sim: FlockSimulation,
     renderer: BoidRenderer,
     mode: DrawMode,
+    scene?: RenderScene,
   ): Promise<FrameTiming> => {
     renderer.drawMode = mode;
     const params = sim.params;
@@ -296,6 +318,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       width: FRAME_WIDTH,
       height: FRAME_HEIGHT,
       boidSize: boidSizeFor(params),
+      ...(scene ? { scene } : {}),
     };
     sim.resetTimings();
     const draws: number[] = [];
@@ -323,6 +346,12 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
     return { wallMs, gpuMs: ft?.stepMs != null && draw !== null ? ft.stepMs + draw : null, passMs };
   };
 
+  let savedState: GPUBuffer | null = null;
+  const copyInto = (src: GPUBuffer, sim: FlockSimulation) => {
+    const enc = device.createCommandEncoder();
+    enc.copyBufferToBuffer(src, 0, sim.buffers.state, 0, src.size);
+    device.queue.submit([enc.finish()]);
+  };
   const measureRow = async (
     sim: FlockSimulation,
     renderer: BoidRenderer | null,
@@ -348,6 +377,27 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
         renderer.modes.includes(m) && (!o.drawModes || o.drawModes.includes(m));
       if (want('instanced')) row.frame = await measureFrames(sim, renderer, 'instanced');
       if (want('vertex-id')) row.frameVertexId = await measureFrames(sim, renderer, 'vertex-id');
+      if (
+        o.shapes?.length &&
+        base.scene === 'sparse' &&
+        base.variant === o.variants[0] &&
+        (o.shapesAt ?? []).includes(base.n)
+      ) {
+        row.shapes = [];
+        for (const shape of o.shapes) {
+          for (const lodPixels of o.lods ?? [3, 0]) {
+            const view = { ...defaultView(), shape, lodPixels, antialias: false };
+            const scene = buildScene(sim.params, view, viewStatic(view), boidSizeFor(sim.params));
+            // Each shape starts from the same steady state, so the draws see the same picture.
+            if (savedState) copyInto(savedState, sim);
+            const frame = await measureFrames(sim, renderer, 'instanced', scene);
+            row.shapes.push({ shape, lodPixels, frame });
+            o.log(
+              `[bench-gpu] sparse N=${base.n} ${base.variant} ${shape} lod ${lodPixels}: frame ${fmt(frame.wallMs)} ms, draw ${fmt(frame.passMs.draw)} ms`,
+            );
+          }
+        }
+      }
     }
     return row;
   };
@@ -382,6 +432,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
         }
         steadyNbrs = await meanNeighbors(warm);
         saved = copyOf(warm.buffers.state, 'bench.steadyState');
+        savedState = saved;
         o.log(
           `[bench-gpu] ${scene} N=${n}: |N_i| ${freshNbrs.toFixed(1)} -> ${steadyNbrs.toFixed(1)} after ${o.warmSteps} steps`,
         );
@@ -542,4 +593,37 @@ export function steadyTable(rows: SteadyRow[]): string {
     }
   }
   return [...out, ...ratios].join('\n');
+}
+
+/** The draw-per-shape table (rows with `shapes`), then bird/arrow draw ratios per N and LOD. */
+export function shapeTable(rows: SteadyRow[]): string {
+  const head = ['N', 'variant', 'shape', 'lodPixels', 'frame ms', 'frame gpu', 'draw ms'];
+  const lines: string[][] = [];
+  const ratios: string[] = [];
+  for (const r of rows) {
+    for (const s of r.shapes ?? []) {
+      lines.push([
+        String(r.n),
+        r.variant,
+        s.shape,
+        String(s.lodPixels),
+        fmt(s.frame.wallMs),
+        fmt(s.frame.gpuMs),
+        fmt(s.frame.passMs.draw),
+      ]);
+    }
+    const draw = (shape: Shape, lod: number) =>
+      r.shapes?.find((s) => s.shape === shape && s.lodPixels === lod)?.frame.passMs.draw;
+    for (const lod of [...new Set((r.shapes ?? []).map((s) => s.lodPixels))]) {
+      const a = draw('arrow', lod);
+      const b = draw('bird', lod);
+      if (a && b) ratios.push(`N=${r.n} lodPixels ${lod}: bird/arrow draw ${fmt(b / a)}x`);
+    }
+  }
+  if (!lines.length) return '';
+  const all = [head, ...lines];
+  const widths = head.map((_, c) => Math.max(...all.map((l) => l[c]!.length)));
+  return [...all.map((l) => l.map((x, c) => x.padStart(widths[c]!)).join('  ')), ...ratios].join(
+    '\n',
+  );
 }

@@ -31,6 +31,9 @@
  * (default 262144). --model first: FIRST_MODEL's parameters (src/bench/scene.ts) everywhere;
  * --fresh-only: no warm-up and no steady rows; --modes none: no fresh sweep. The JSON's
  * `steady` rows carry scene, state, mean |N_i| (and after the timed fresh steps).
+ * --shapes arrow,bird,fish,dot [--lods 3,0] [--shapes-at 262144]: whole frames per shape and
+ * lodPixels of the first variant's sparse steady rows at those sizes (the draw per shape, LOD on
+ * and off; printed as a table with the bird/arrow draw ratios).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,7 +49,15 @@ import {
   type FlockSimulation,
 } from '../src/webgpu/simulation';
 import type { PassName } from '../src/webgpu/timing';
-import { runSteady, steadyTable, type Model, type Scene, type SteadyRow } from './bench-gpu-steady';
+import {
+  runSteady,
+  shapeTable,
+  steadyTable,
+  type Model,
+  type Scene,
+  type SteadyRow,
+} from './bench-gpu-steady';
+import type { Shape } from '../src/core/look';
 import { candidateUnrollFor } from '../src/webgpu/device';
 import type { DrawMode } from '../src/webgpu/renderer';
 import { FIRST_MODEL } from '../src/bench/scene';
@@ -58,7 +69,7 @@ type Mode = 'counting' | 'bitonic' | 'brute';
  * unrolled ones included), and the probe that replaces it (counts, touches no boid).
  */
 const STEER_LOOP_FIRST = '  var j = cellStart[first];\n';
-const STEER_LOOP_LAST = '    visitCandidate(acc, p, sorted[sortedPosAt(j)], j);\n  }';
+const STEER_LOOP_LAST = '    visitCandidate(acc, b, sorted[sortedPosAt(j)], j);\n  }';
 function withoutCandidateLoop(wgsl: string): string {
   const a = wgsl.indexOf(STEER_LOOP_FIRST);
   const b = wgsl.indexOf(STEER_LOOP_LAST, a);
@@ -104,6 +115,10 @@ interface Args {
   freshOnly: boolean;
   drawModes: DrawMode[] | undefined;
   framesFor: string[] | undefined;
+  /** Draw per shape and level of detail (--shapes, --lods, --shapes-at). */
+  shapes: Shape[];
+  lods: number[];
+  shapesAt: number[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -143,6 +158,9 @@ function parseArgs(argv: string[]): Args {
     freshOnly: argv.includes('--fresh-only'),
     drawModes: get('draw-modes')?.split(',') as DrawMode[] | undefined,
     framesFor: get('frames-for')?.split(','),
+    shapes: (get('shapes') ?? '').split(',').filter(Boolean) as Shape[],
+    lods: (get('lods') ?? '3,0').split(',').filter(Boolean).map(Number),
+    shapesAt: (get('shapes-at') ?? '262144').split(',').filter(Boolean).map(Number),
   };
 }
 
@@ -521,6 +539,9 @@ async function main(): Promise<void> {
       ...(BASELINE_STEER ? { baselineSteer: BASELINE_STEER } : {}),
       ...(args.drawModes ? { drawModes: args.drawModes } : {}),
       ...(args.framesFor ? { framesFor: args.framesFor } : {}),
+      ...(args.shapes.length
+        ? { shapes: args.shapes, lods: args.lods, shapesAt: args.shapesAt }
+        : {}),
       workgroupSize: args.wg,
       unroll,
       records,
@@ -585,6 +606,8 @@ async function main(): Promise<void> {
       `\nsteady state after ${args.warmSteps} steps (${args.model === 'first' ? 'first model: sum steering, bounce' : 'default steering'}), dense = box side / 2.15; frame = one step + the draw at 1920x1080 (WebGPU render pipeline); ms per step or frame`,
     );
     console.log(steadyTable(steady));
+    const shapes = shapeTable(steady);
+    if (shapes) console.log(`\ndraw per shape (instanced, 1920x1080, no MSAA)\n${shapes}`);
   }
 }
 
