@@ -27,7 +27,7 @@ import { needsReinit, validateParams, type FlockParams } from '../core/params';
 import { shownList } from '../core/errors';
 import { validateView } from '../core/view';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
-import { autoBoundsBox, densityCount } from '../core/page';
+import { autoBoundsBox } from '../core/page';
 import {
   macrotask,
   runWarmup,
@@ -549,6 +549,8 @@ export class GpuFlockElement extends Base {
       // re-initialises); the flock records the value once it has.
       view.warmup = 0;
       plan = this._countPlan(options);
+      // The density too, once the probe has measured (the flock refits the count on resize).
+      view.density = 0;
       const opts = { ...rest, view } as FlockOptions;
       flock = await createFlock(stage, opts);
     } catch (e) {
@@ -674,13 +676,10 @@ export class GpuFlockElement extends Base {
       void flock.setParams(this._countChange(flock.params, count, plan));
     };
     const { reduce: _, ...probe } = await probeCount(flock, () => true, setCount, 30, 3, plan.cap);
-    let count = probe.count;
-    if (plan.density > 0) {
-      const s = this._stage!;
-      count = densityCount(plan.density, s.clientWidth, s.clientHeight, count) ?? count;
-    }
-    if (count !== flock.params.count) setCount(count);
-    return { ...probe, count };
+    if (probe.count !== flock.params.count) setCount(probe.count);
+    // The flock's density takes the count from the area up to the probe's (and refits on resize).
+    if (plan.density > 0) flock.setView({ density: plan.density });
+    return { ...probe, count: flock.params.count };
   }
 
   /** True when reduced motion applies: one still frame instead of the loop. */

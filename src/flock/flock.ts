@@ -109,6 +109,7 @@ export class Flock extends EventTarget {
       params: () => this._params,
       disposed: () => this._epoch.disposed,
       error: (e) => this._emitError(e),
+      cssSize: () => this._surface.clientRect(),
     });
     this._journal = new Journal(params, this._epoch);
     this._loop = new FrameLoop(
@@ -153,6 +154,8 @@ export class Flock extends EventTarget {
 
   /** @internal starts the backend (createFlock), then the page observers. */
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
+    const p = this._pageInput.startParams(this._params, state !== null); // view.density's count
+    if (p !== this._params) [this._params, this._camera] = [p, defaultCamera(p)];
     await this._host.start(choice, state ?? initialState(this._params), this._params);
     this._pageInput.sync();
     // Errors in the page's handlers the flock installs become 'error' events, never uncaught.
@@ -160,6 +163,7 @@ export class Flock extends EventTarget {
       idleChanged: (idle) => this._guarded(() => this._loop.setIdle(idle)),
       resized: () =>
         this._guarded(() => {
+          this._pageInput.resized();
           if (!this._loop.running) this.render();
         }),
     });
@@ -261,7 +265,9 @@ export class Flock extends EventTarget {
   setParams(partial: Partial<FlockParams>): Promise<void> {
     this._checkNotDisposed();
     const given = definedEntries(partial, 'params');
-    // Under view.autoBounds a new count, dimensions or radius gets its box in the same call.
+    // view.density's maximum and count; under view.autoBounds a new count, dimensions or radius
+    // gets its box in the same call.
+    this._pageInput.noteAsked(given, this._params);
     this._pageInput.addAutoBox(given, this._params);
     const next = validateParams(given, this._params);
     const up = this._host.upNow;

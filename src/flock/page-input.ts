@@ -1,14 +1,17 @@
 /**
  * The page's input to a flock (DESIGN.md section 7): the pointer as the attractor (Flock.pointer,
- * view.pointer) and the box that follows the canvas's shape (view.autoBounds).
+ * view.pointer), the box that follows the canvas's shape (view.autoBounds) and the count that
+ * follows its area (view.density).
  * Owns: the listeners of view.pointer and view.autoBounds on the canvas drawn into now
  * (src/pointer-follow.ts, src/auto-bounds-follow.ts), moved to a new canvas after a run-time
- * fallback and removed at dispose(); none without a page (Node, a test surface). Talks to the
- * flock through PageInputFlock and PageInputHooks (it does not import flock.ts).
+ * fallback and removed at dispose(); none without a page (Node, a test surface); the timer of
+ * the density refit (DENSITY_REFIT_MS after the last resize). Talks to the flock through
+ * PageInputFlock and PageInputHooks (it does not import flock.ts).
  */
 import { FlockError } from '../core/errors';
-import { autoBoundsBox } from '../core/page';
-import { validateParams, type FlockParams, type Vec3 } from '../core/params';
+import { autoBoundsBox, densityCount } from '../core/page';
+import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/params';
+import { rescaleForCount } from '../core/presets';
 import type { ViewOptions } from '../core/view';
 import { AutoBoundsFollow, type BoundsSink } from '../auto-bounds-follow';
 import { PointerFollow, type PointerMode, type PointerSink } from '../pointer-follow';
@@ -16,11 +19,28 @@ import { POINTER_STRENGTH } from './options';
 
 /** Parameters that change the autoBounds box: its volume, its dimensions, its smallest side. */
 const AUTO_BOX_PARAMS = ['count', 'dimensions', 'perceptionRadius'] as const;
+/** Parameters that make a new reference box for view.density (see PageInput.noteAsked). */
+const BOX_PARAMS = ['dimensions', 'boundsMin', 'boundsMax', 'obstacles'] as const;
+
+/**
+ * Milliseconds without a resize before view.density refits the count: a count change
+ * re-initialises the flock, so a drag-resize (a resize every frame) re-initialises once, when
+ * it stops, rather than every frame.
+ */
+export const DENSITY_REFIT_MS = 250;
+
+/** The scene a density count scales from: a box and the count it was given for. */
+type DensityBase = Pick<
+  FlockParams,
+  'count' | 'dimensions' | 'boundsMin' | 'boundsMax' | 'obstacles'
+>;
 
 /** The flock as the page input drives it (the public Flock fits): the followers' sink too. */
 export interface PageInputFlock extends PointerSink, BoundsSink {
   readonly canvas: HTMLCanvasElement;
   readonly running: boolean;
+  /** The largest count the rung in use holds (view.density's device cap). */
+  readonly maxCount: number;
   pointerToWorld(clientX: number, clientY: number): Vec3 | null;
   render(): void;
 }
@@ -34,6 +54,8 @@ export interface PageInputHooks {
   disposed(): boolean;
   /** Reports what a pointer call throws (the flock fires 'error'; a page handler never throws). */
   error(e: unknown): void;
+  /** The canvas's box in CSS pixels (its area gives view.density's count). */
+  cssSize(): { width: number; height: number };
 }
 
 export class PageInput {
@@ -43,11 +65,131 @@ export class PageInput {
   private followed: HTMLCanvasElement | null = null;
   /** |attractorStrength| the pointer uses (the last non-zero one seen). */
   private pointerStrength = POINTER_STRENGTH;
+  /** view.density's maximum: the count last asked for (createFlock's params, setParams). */
+  private askedCount: number;
+  /** The box a density count scales from without autoBounds, and the count it was given for. */
+  private densityBase: DensityBase;
+  /** view.density when last synced (a change refits at once). */
+  private density: number;
+  private densityTimer: ReturnType<typeof setTimeout> | null = null;
+  /** True while the density refit calls setParams (its count is not a new maximum). */
+  private refitting = false;
 
   constructor(
     private readonly flock: PageInputFlock,
     private readonly hooks: PageInputHooks,
-  ) {}
+  ) {
+    const p = hooks.params();
+    this.askedCount = p.count;
+    this.densityBase = baseOf(p, p.count);
+    this.density = hooks.view().density;
+  }
+
+  /**
+   * The parameters a flock starts with under view.density (before its backend starts): the
+   * count of `density` boids per 10,000 CSS px² of the canvas, at most params.count, with the
+   * box that goes with it (autoBounds: the canvas's shape; else `params`' box scaled by
+   * rescaleForCount, the same boids per unit³). The rung caps the count further when it holds
+   * fewer (the backend host). Unchanged when density is off, a state is given, or the canvas
+   * has no area.
+   */
+  startParams(params: FlockParams, stateGiven: boolean): FlockParams {
+    const density = this.hooks.view().density;
+    if (!(density > 0) || stateGiven) return params;
+    const { width, height } = this.size();
+    const count = densityCount(density, width, height, params.count);
+    if (count === null || count === params.count) return params;
+    return { ...params, ...this.densityChange(params, count) };
+  }
+
+  /**
+   * Before a setParams (not the density refit's own): a count that differs from the current one
+   * is the new maximum of view.density, and under a density it is replaced by the area's count
+   * up to it, with the box that goes with it (unless bounds are given too); a new box,
+   * dimensions or obstacles become the box a later density count scales from. Changes `given`.
+   * @throws FlockError from validateParams when `given` over `current` is invalid.
+   */
+  noteAsked(given: Record<string, unknown>, current: FlockParams): void {
+    if (this.refitting) return;
+    const asksCount = given.count !== undefined && given.count !== current.count;
+    if (!asksCount && !BOX_PARAMS.some((k) => given[k] !== undefined)) return;
+    const next = validateParams(given, current);
+    const density = this.hooks.view().density;
+    if (asksCount && !(density > 0) && next.count > this.flock.maxCount) return; // a count error follows
+    if (BOX_PARAMS.some((k) => given[k] !== undefined)) {
+      // A box given with the count is that count's; otherwise the box is the current count's.
+      const withBox = given.boundsMin !== undefined || given.boundsMax !== undefined;
+      this.densityBase = baseOf(next, withBox ? next.count : current.count);
+    }
+    if (!asksCount) return;
+    this.askedCount = next.count;
+    if (!(density > 0)) return;
+    const { width, height } = this.size();
+    const cap = Math.min(next.count, this.flock.maxCount);
+    const count = densityCount(density, width, height, cap) ?? Math.min(next.count, cap);
+    const boxGiven = given.boundsMin !== undefined || given.boundsMax !== undefined;
+    Object.assign(given, boxGiven ? { count } : this.densityChange(next, count));
+  }
+
+  /** The canvas changed size: view.density refits the count DENSITY_REFIT_MS after the last resize. */
+  resized(): void {
+    if (!(this.hooks.view().density > 0) || this.hooks.disposed()) return;
+    if (this.densityTimer !== null) clearTimeout(this.densityTimer);
+    this.densityTimer = setTimeout(() => {
+      this.densityTimer = null;
+      this.refitDensity();
+    }, DENSITY_REFIT_MS);
+  }
+
+  /**
+   * The count of view.density for the canvas's area now, at most the count asked for and the
+   * rung's limit; set (a re-initialisation) only when it differs from the flock's. Density off:
+   * back to the count asked for. Errors go to the 'error' event.
+   */
+  refitDensity(): void {
+    if (this.hooks.disposed()) return;
+    const density = this.hooks.view().density;
+    const p = this.hooks.params();
+    const cap = Math.min(this.askedCount, this.flock.maxCount);
+    let count: number | null = cap;
+    if (density > 0) {
+      const { width, height } = this.size();
+      count = densityCount(density, width, height, cap);
+    }
+    if (count === null || count === p.count) return;
+    this.refitting = true;
+    try {
+      const r = this.flock.setParams(this.densityChange(p, count)) as Promise<void> | undefined;
+      r?.catch?.(() => undefined); // a failed call fires 'error' itself
+    } catch (e) {
+      this.hooks.error(e);
+    } finally {
+      this.refitting = false;
+    }
+  }
+
+  /** The params of a density count: the count and its box (the canvas's under autoBounds, else the base box scaled). */
+  private densityChange(p: FlockParams, count: number): Partial<FlockParams> {
+    if (this.hooks.view().autoBounds) {
+      const { width, height } = this.size();
+      return {
+        count,
+        ...autoBoundsBox(count, p.dimensions, width, height, p.perceptionRadius),
+      };
+    }
+    const base = this.densityBase;
+    if (base.dimensions !== p.dimensions) return { count };
+    return rescaleForCount(base, Math.min(count, MAX_COUNT));
+  }
+
+  /** The canvas's CSS size (its client size where it has one, else the surface's box). */
+  private size(): { width: number; height: number } {
+    const c = this.flock.canvas as Partial<HTMLCanvasElement>;
+    if (typeof c.clientWidth === 'number' && typeof c.clientHeight === 'number') {
+      return { width: c.clientWidth, height: c.clientHeight };
+    }
+    return this.hooks.cssSize();
+  }
 
   /** Flock.pointer after its disposed check: see its docstring for the contract. */
   pointer(clientX: number, clientY: number, mode: PointerMode): void {
@@ -106,6 +248,10 @@ export class PageInput {
   sync(): void {
     const c = this.flock.canvas;
     const view = this.hooks.view();
+    if (view.density !== this.density) {
+      this.density = view.density;
+      this.refitDensity();
+    }
     const onPage =
       !this.hooks.disposed() && typeof HTMLElement !== 'undefined' && c instanceof HTMLElement;
     if (this.followed !== c) this.dispose();
@@ -131,9 +277,22 @@ export class PageInput {
 
   /** Removes the listeners; `final` when the flock itself goes (the attractor is left as it is). */
   dispose(final = false): void {
+    if (final && this.densityTimer !== null) clearTimeout(this.densityTimer);
+    if (final) this.densityTimer = null;
     this.pointerFollow?.dispose(final);
     this.pointerFollow = null;
     this.boundsFollow?.dispose();
     this.boundsFollow = null;
   }
+}
+
+/** The density base of params `p`: its box, obstacles and dimensions, given for `count` boids. */
+function baseOf(p: FlockParams, count: number): DensityBase {
+  return {
+    count,
+    dimensions: p.dimensions,
+    boundsMin: [...p.boundsMin],
+    boundsMax: [...p.boundsMax],
+    obstacles: p.obstacles.map((o) => ({ center: [...o.center], radius: o.radius })),
+  };
 }

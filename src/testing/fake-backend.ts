@@ -296,6 +296,12 @@ export class FakeSurface implements FlockSurface {
     this._events = events;
   }
 
+  /** The canvas takes a new CSS size (its box in `rect`), as a ResizeObserver would report it. */
+  resize(width: number, height: number): void {
+    this.rect = { ...this.rect, width, height };
+    this._events?.resized();
+  }
+
   /** The page hides or shows, or the canvas leaves or enters the viewport. */
   setIdle(idle: boolean): void {
     this.idle = idle;

@@ -496,5 +496,8 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
     );
     const f2 = await dense.ready;
     expect(f2.params.count).toBe(60);
+    // The flock refits it on resize: 5 x 800 x 300 / 10,000 = 120 (under the probe's count).
+    dense.style.width = '800px';
+    await until(() => f2.params.count === 120);
   });
 });

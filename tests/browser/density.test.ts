@@ -1,0 +1,49 @@
+// view.density through createFlock in a page (DESIGN section 7): the count from the container's
+// CSS area (boids per 10,000 CSS px²), at most params.count and the rung's limit, refitted when a
+// ResizeObserver reports a new size (DENSITY_REFIT_MS after the last one), the box following
+// the canvas under autoBounds. Numbers worked by hand in the comments.
+import { describe, expect, test } from 'vitest';
+import { autoBoundsBox } from '../../src/core/page';
+import { boxMaker, flockMaker, sleep } from '../support/browser';
+
+const box = boxMaker();
+const make = flockMaker();
+
+/** Polls `cond` every 20 ms. @throws Error when it is still false after `timeoutMs`. */
+async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const t0 = performance.now();
+  while (!cond()) {
+    if (performance.now() - t0 > timeoutMs) throw new Error(`still false: ${cond}`);
+    await sleep(20);
+  }
+}
+
+describe('view.density in createFlock', () => {
+  test('400 x 300 px at 5 per 10,000 px²: 60 boids; 800 x 300: 120, one re-initialisation', async () => {
+    const div = box(400, 300);
+    const f = await make(div, {
+      backend: 'webgl2',
+      params: { count: 5000, seed: 2 },
+      view: { density: 5, autoBounds: true },
+      autoStart: false,
+    });
+    // 5 x 400 x 300 / 10,000 = 60, under params.count (5,000) and the rung's limit.
+    expect(f.params.count).toBe(60);
+    expect((await f.readState()).count).toBe(60);
+    expect(f.params.boundsMax).toEqual(autoBoundsBox(60, 3, 400, 300).boundsMax);
+    f.step(5);
+    await f.finish();
+    const t = f.time;
+    div.style.width = '800px';
+    // 5 x 800 x 300 / 10,000 = 120 (a re-initialisation: the time goes back to 0).
+    await until(() => f.params.count === 120);
+    expect(f.params.boundsMax).toEqual(autoBoundsBox(120, 3, 800, 300).boundsMax);
+    const s = await f.readState();
+    expect(s.count).toBe(120);
+    expect(t).toBeGreaterThan(0);
+    expect(f.time).toBe(0);
+    // The maximum wins over the area: count 90 asked for, 90 kept.
+    await f.setParams({ count: 90 });
+    expect(f.params.count).toBe(90);
+  });
+});
