@@ -25,6 +25,7 @@ export type {
 export {
   VIEW_SCHEMA,
   defaultView,
+  resolvedShape,
   validateView,
   viewSpec,
   viewAllowedText,

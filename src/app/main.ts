@@ -27,6 +27,7 @@ import {
   defaultView,
   presetOptions,
   rescaleForCount,
+  resolvedShape,
   sceneBounds,
   validateParams,
   type BackendKind,
@@ -246,6 +247,8 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     };
     const viewDefaults: Record<string, unknown> = {};
     for (const s of schema) viewDefaults[s.name] = s.default;
+    // flock.view reads the default shape resolved for the dimensions.
+    viewDefaults.shape = resolvedShape('auto', flock.params.dimensions);
     return demoQuery({
       params: flock.params,
       view: flock.view as unknown as Record<string, unknown>,

@@ -9,7 +9,7 @@ import type { RGBA } from './color';
 import type { Shape } from './look';
 import type { FlockParams, Vec3 } from './params';
 import { COLOR_MODE_CODE, PREDATOR_SCALE, colorTable } from './render-math';
-import { defaultView, viewColors, type ViewOptions } from './view';
+import { defaultView, resolvedShape, viewColors, type ViewOptions } from './view';
 
 /** The scene of one frame. Arrays are owned by the scene (renderers only read them). */
 export interface RenderScene {
@@ -147,7 +147,7 @@ export function buildScene(
       view.showAttractor && strength !== 0 ? [a[0], a[1], dims === 2 ? 0 : a[2], strength] : null,
     attractorRadius: params.attractorRadius,
     dimensions: dims,
-    shape: view.shape === 'auto' ? (dims === 2 ? 'arrow' : 'bird') : view.shape,
+    shape: resolvedShape(view.shape, dims),
     flap: view.flap,
     lighting: view.lighting,
     fog: view.fog,

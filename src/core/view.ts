@@ -15,8 +15,18 @@ import { PALETTE_NAMES, palette, type PaletteName, type Shape } from './look';
 export type ColorMode = 'speed' | 'species' | 'density' | 'heading' | 'uniform';
 /** `contain`: the whole box is visible; `cover`: the box fills the canvas edge to edge (cropped). */
 export type Fit = 'contain' | 'cover';
-/** The `shape` option: a mesh of src/core/look.ts, or `auto` (bird in 3D, arrow in 2D). */
+/**
+ * The `shape` option: a mesh of src/core/look.ts (DESIGN section 7: `arrow`, `bird`, `fish`,
+ * `dot`), or `auto`, the default while none is chosen: `bird` in 3D, `arrow` in 2D, following
+ * the dimensions (a flock's `view` reads it resolved, see resolvedShape).
+ */
 export type ShapeOption = 'auto' | Shape;
+
+/** The mesh a shape option draws in `dimensions`: `auto` is `bird` in 3D and `arrow` in 2D. */
+export function resolvedShape(shape: ShapeOption, dimensions: 2 | 3): Shape {
+  if (shape !== 'auto') return shape;
+  return dimensions === 2 ? 'arrow' : 'bird';
+}
 /** Perceptual colour maps for the density mode (from d3-scale-chromatic). */
 export type ColorMapName = keyof typeof DENSITY_MAP_HEX;
 /** Where the pointer is followed (DESIGN section 7): nowhere, over the flock's element, or anywhere on the page. */
@@ -47,7 +57,11 @@ export interface ViewOptions {
   /** How the box is framed in a canvas whose shape differs from it. */
   fit: Fit;
   // The look (DESIGN section 7; src/core/look.ts).
-  /** The boid's mesh: `auto` is `bird` in 3D and `arrow` in 2D. */
+  /**
+   * The boid's mesh: `arrow`, `bird`, `fish` or `dot`; by default `bird` in 3D and `arrow` in 2D
+   * (following the dimensions until one is chosen; `auto` sets that default again). A flock's
+   * `view` reads the mesh drawn, never `auto`.
+   */
   shape: ShapeOption;
   /** Animation amount of wings and tails, 0..4 (0: rigid). */
   flap: number;
@@ -110,6 +124,8 @@ export interface ViewOptions {
 interface ViewSpecBase<K extends keyof ViewOptions> {
   name: K;
   default: ViewOptions[K];
+  /** The default in words where it is not one value (the tables print it). */
+  defaultText?: string;
   unit: string;
   doc: string;
 }
@@ -127,6 +143,8 @@ export interface ViewEnumSpec<
 > extends ViewSpecBase<K> {
   type: 'enum';
   options: readonly string[];
+  /** Values accepted beside `options` but not listed (the default's own name). */
+  unlisted?: readonly string[];
 }
 export interface ViewBooleanSpec<
   K extends keyof ViewOptions = keyof ViewOptions,
@@ -215,9 +233,11 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
     name: 'shape',
     type: 'enum',
     default: 'auto',
-    options: ['auto', 'bird', 'fish', 'arrow', 'dot'],
+    defaultText: '`bird` in 3D, `arrow` in 2D',
+    options: ['arrow', 'bird', 'fish', 'dot'],
+    unlisted: ['auto'],
     unit: '',
-    doc: 'Boid mesh (auto: bird in 3D, arrow in 2D)',
+    doc: 'Boid mesh',
   },
   {
     name: 'flap',
@@ -402,7 +422,8 @@ function checkViewField(spec: ViewSpec, value: unknown): unknown {
   };
   switch (spec.type) {
     case 'enum':
-      if (!spec.options.includes(value as string)) fail();
+      if (!spec.options.includes(value as string) && !spec.unlisted?.includes(value as string))
+        fail();
       return value;
     case 'float':
       if (typeof value !== 'number' || !Number.isFinite(value)) fail();
@@ -462,7 +483,7 @@ export function viewValueFromText(spec: ViewSpec, text: string): unknown {
     case 'float':
       return NUMBER.test(t) ? Number(t) : text;
     case 'enum':
-      return spec.options.find((o) => o === t) ?? text;
+      return [...spec.options, ...(spec.unlisted ?? [])].find((o) => o === t) ?? text;
     case 'boolean': {
       const l = t.toLowerCase();
       if (l === '' || l === '1' || l === 'true' || l === 'on') return true;

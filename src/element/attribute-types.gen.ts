@@ -95,8 +95,8 @@ export interface GpuFlockAttributes {
   'boid-size'?: number | `${number}`;
   /** Framing: whole box, or fill the canvas. View option `fit`. Default "contain". */
   fit?: 'contain' | 'cover';
-  /** Boid mesh (auto: bird in 3D, arrow in 2D). View option `shape`. Default "auto". */
-  shape?: 'auto' | 'bird' | 'fish' | 'arrow' | 'dot';
+  /** Boid mesh. View option `shape`. Default bird in 3D, arrow in 2D. */
+  shape?: 'arrow' | 'bird' | 'fish' | 'dot';
   /** Wing and tail animation (0: rigid). 0 to 4. View option `flap`. Default 1. */
   flap?: number | `${number}`;
   /** Shading by a key light and a sky/ground ambient (0: flat). 0 to 1. View option `lighting`. Default 0.7. */
@@ -241,8 +241,8 @@ export interface GpuFlockReactAttributes {
   'boid-size'?: number | `${number}`;
   /** Framing: whole box, or fill the canvas. View option `fit`. Default "contain". */
   fit?: 'contain' | 'cover';
-  /** Boid mesh (auto: bird in 3D, arrow in 2D). View option `shape`. Default "auto". */
-  shape?: 'auto' | 'bird' | 'fish' | 'arrow' | 'dot';
+  /** Boid mesh. View option `shape`. Default bird in 3D, arrow in 2D. */
+  shape?: 'arrow' | 'bird' | 'fish' | 'dot';
   /** Wing and tail animation (0: rigid). 0 to 4. View option `flap`. Default 1. */
   flap?: number | `${number}`;
   /** Shading by a key light and a sky/ground ambient (0: flat). 0 to 1. View option `lighting`. Default 0.7. */

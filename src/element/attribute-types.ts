@@ -91,7 +91,8 @@ function body(flavour: Flavour): string {
       a.target === 'view' && a.name in ELEMENT_VIEW_DEFAULTS
         ? ELEMENT_VIEW_DEFAULTS[a.name]
         : s.default;
-    out.push(comment([`${s.doc}.`, range, which, `Default ${JSON.stringify(d)}.`]));
+    const shown = s.defaultText?.replace(/`/g, '') ?? JSON.stringify(d);
+    out.push(comment([`${s.doc}.`, range, which, `Default ${shown}.`]));
     out.push(`  ${key(kebabCase(a.name))}?: ${schemaType(s, flavour)};`);
   }
   for (const e of ELEMENT_ATTRIBUTES) {

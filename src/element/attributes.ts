@@ -22,6 +22,10 @@ export interface SchemaEntry {
   unit?: string;
   /** The values an `enum` takes. */
   options?: readonly unknown[];
+  /** An enum's values accepted beside `options` but not listed (the default's own name). */
+  unlisted?: readonly unknown[];
+  /** The default in words where it is not one value (the tables print it). */
+  defaultText?: string;
   /** Smallest allowed number. */
   min?: number;
   /** Largest allowed number. */
@@ -155,7 +159,11 @@ export function parseAttribute(spec: SchemaEntry, text: string): unknown {
     case 'vec3':
       return parseList(text);
     case 'enum':
-      return spec.options?.find((o) => String(o) === text.trim()) ?? text;
+      return (
+        [...(spec.options ?? []), ...(spec.unlisted ?? [])].find(
+          (o) => String(o) === text.trim(),
+        ) ?? text
+      );
     case 'bool':
     case 'boolean': {
       const t = text.trim().toLowerCase();
@@ -201,6 +209,7 @@ function allowedOf(spec: SchemaEntry): string {
 }
 
 function defaultOf(spec: SchemaEntry, target: AttributeTarget): string {
+  if (spec.defaultText !== undefined) return spec.defaultText;
   const d =
     target === 'view' && spec.name in ELEMENT_VIEW_DEFAULTS
       ? ELEMENT_VIEW_DEFAULTS[spec.name]

@@ -5,7 +5,7 @@
  * (unit-tested in Node). Owns nothing.
  */
 import { PARAM_SCHEMA, defaultParams, type FlockParams } from '../core/params';
-import { VIEW_SCHEMA, type ViewOptions } from '../core/view';
+import { VIEW_SCHEMA, resolvedShape, type ViewOptions } from '../core/view';
 import { ELEMENT_VIEW_DEFAULTS, kebabCase } from './attributes';
 
 /** What the line is made from. */
@@ -80,6 +80,8 @@ export function embedCode(s: EmbedState): string {
     }
     const d = spec.name in ELEMENT_VIEW_DEFAULTS ? ELEMENT_VIEW_DEFAULTS[spec.name] : spec.default;
     if (same(v, d)) continue;
+    // A flock's view reads its default shape resolved (bird in 3D, arrow in 2D).
+    if (spec.name === 'shape' && v === resolvedShape('auto', s.params.dimensions)) continue;
     if (spec.type === 'boolean') add(kebabCase(spec.name), v === true ? undefined : 'false');
     else add(kebabCase(spec.name), attributeText(v));
   }

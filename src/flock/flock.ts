@@ -24,7 +24,7 @@ import { pointerToWorld as worldUnderPointer } from '../core/pointer';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { viewStatic, type ViewStatic } from '../core/scene';
 import { cloneState, initialState, validateState, type FlockState } from '../core/state';
-import { validateView, viewBackground, type ViewOptions } from '../core/view';
+import { resolvedShape, validateView, viewBackground, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup';
 import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
 import { CommandQueue } from './command-queue';
@@ -192,9 +192,9 @@ export class Flock extends EventTarget {
       boundsMax: [...this._params.boundsMax],
     };
   }
-  /** A copy of the current view options (how the flock is drawn). */
+  /** A copy of the current view options (how the flock is drawn; `shape` the mesh drawn, never `auto`). */
   get view(): ViewOptions {
-    return { ...this._view };
+    return { ...this._view, shape: resolvedShape(this._view.shape, this._params.dimensions) };
   }
   /**
    * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (and
@@ -316,7 +316,10 @@ export class Flock extends EventTarget {
    */
   setView(partial: Partial<ViewOptions>): void {
     this._checkNotDisposed();
-    const next = validateView(definedEntries(partial, 'view') as Partial<ViewOptions>, this._view);
+    const given = definedEntries(partial, 'view') as Partial<ViewOptions>;
+    // The default shape read back (a spread of flock.view) is not a choice: it still follows the dimensions.
+    if (given.shape === this.view.shape && this._view.shape === 'auto') delete given.shape;
+    const next = validateView(given, this._view);
     this._view = next;
     this._viewStatic = viewStatic(next);
     this._loop.setMaxFps(next.maxFps);

@@ -24,7 +24,7 @@ describe('README attribute table', () => {
     expect(readme).toContain(VIEW_TABLE_START);
     const table = currentViewTable();
     for (const s of VIEW_SCHEMA) expect(table).toContain(`| \`${s.name}\` |`);
-    expect(table).toContain('`bird`, `fish`, `arrow`, `dot`');
+    expect(table).toContain('`arrow`, `bird`, `fish`, `dot` | `bird` in 3D, `arrow` in 2D');
   });
 
   test('has one row per schema attribute and element attribute', () => {

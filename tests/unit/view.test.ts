@@ -115,7 +115,7 @@ describe('validateView', () => {
     ['color', 'transparent', /opaque CSS colour/],
     ['color', 'rgba(1, 2, 3, 0.5)', /opaque CSS colour/],
     ['colorMap', 'jet', /"viridis"/],
-    ['shape', 'cat', /one of "auto", "bird", "fish", "arrow", "dot"/],
+    ['shape', 'cat', /one of "arrow", "bird", "fish", "dot"$/],
     ['shape', 2, /"bird"/],
     ['flap', -0.1, /0 to 4/],
     ['flap', 4.5, /0 to 4/],
