@@ -22,6 +22,8 @@ export function Flock(props: {
     <gpu-flock
       ref={ref}
       className="flock"
+      bounds="auto"
+      palette="dusk"
       count={props.count}
       color-mode={props.colorMode}
       cohesion-weight={props.cohesion}

@@ -13,6 +13,8 @@ export function Flock(props: {
   return (
     <gpu-flock
       className="flock"
+      bounds="auto"
+      palette="dusk"
       count={props.count}
       color-mode={props.colorMode}
       cohesion-weight={props.cohesion}
