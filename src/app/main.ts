@@ -198,6 +198,9 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const warmup =
     typeof view.warmup === 'number' ? view.warmup : (ELEMENT_VIEW_DEFAULTS.warmup as number);
   view.warmup = 0;
+  // A density (count from the area) applies once the probe has measured the device.
+  const density = typeof view.density === 'number' ? view.density : 0;
+  view.density = 0;
   // Nothing shows until the first frame of the formed flock.
   container.style.visibility = 'hidden';
   const options = { ...query.options, params, view, autoStart: false };
@@ -512,6 +515,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       }
     }
   }
+  if (density > 0) flock.setView({ density });
   // The warm-up, unseen (DESIGN section 7): the first frame shows a formed flock.
   try {
     await runWarmup(flock, warmupPlan(flock.params, warmup, flock.time), {
