@@ -106,7 +106,7 @@ export interface ViewOptions {
   /**
    * Simulated seconds flown unseen before the first frame (in steps of up to 0.1 s, see
    * warmupPlan), bounded by WARMUP_BUDGET_MS of wall time, then shown as reached. createFlock's
-   * default is 0; the <gpu-flock> element's is 3.
+   * default is 0; the <gpu-flock> element's is 2.
    */
   warmup: number;
   /**
