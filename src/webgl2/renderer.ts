@@ -8,6 +8,10 @@
  * The boid vertex shader fetches the state with texelFetch, either by gl_InstanceID
  * ('instanced') or by gl_VertexID / 12 in one plain draw ('vertex-id': on SwiftShader instancing
  * costs 10-20x more; both give the same pixels).
+ * `trail` keeps the picture in an offscreen target between frames (faded, then drawn over, then
+ * composited onto the canvas); with `antialias` that target is a 4x multisampled renderbuffer
+ * (the fade and the boids per sample, resolved by blitFramebuffer before the composite), so
+ * trails keep their smooth edges. A resize or a new context re-makes it: the trail restarts.
  */
 import type { RenderView } from '../backend';
 import type { FlockParams } from '../core/params';
@@ -55,8 +59,11 @@ export function runDraw(
     PREDATORS: 0,
   });
   const [r, g, b, a] = scene.background;
-  // Trails, or no multisampling: the scene goes to an offscreen target first (below).
+  // Trails, or no multisampling: the scene goes to an offscreen target first (below). Trails
+  // with antialias keep a multisampled colour buffer between frames (faded and drawn per sample)
+  // and resolve it into the target's texture before the composite.
   const offscreen = scene.trail > 0 || !scene.antialias;
+  const samples = scene.trail > 0 && scene.antialias ? msaaSamples(env) : 0;
   gl.disable(gl.SCISSOR_TEST);
   gl.disable(gl.BLEND);
   gl.disable(gl.CULL_FACE);
@@ -64,8 +71,8 @@ export function runDraw(
   gl.clearDepth(1);
   gl.bindVertexArray(env.vao);
   if (offscreen) {
-    const t = drawTarget(env, view.width, view.height);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, t.fbo);
+    const t = drawTarget(env, view.width, view.height, samples);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, t.ms?.fbo ?? t.fbo);
     gl.viewport(0, 0, view.width, view.height);
     if (t.fresh || scene.trail === 0) {
       gl.clearColor(0, 0, 0, 0);
@@ -177,7 +184,15 @@ export function runDraw(
 
   if (offscreen) {
     // The trail (or single-sampled) target over the background, premultiplied "over".
-    const t = drawTarget(env, view.width, view.height);
+    const t = drawTarget(env, view.width, view.height, samples);
+    if (t.ms) {
+      // Resolve: the samples' average into the texture the composite reads.
+      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, t.ms.fbo);
+      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, t.fbo);
+      const [w, h] = [view.width, view.height];
+      gl.blitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+    }
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.viewport(0, 0, view.width, view.height);
     gl.clearColor(r * a, g * a, b * a, a);
@@ -243,25 +258,55 @@ function lookUniforms(
   };
 }
 
-/** The offscreen colour target of trails (kept between frames) with its depth buffer. */
+/**
+ * The offscreen colour target of trails and of antialias off (kept between frames) with its depth
+ * buffer; with `ms`, the frame is drawn into ms's multisampled colour and depth renderbuffers (the
+ * trail kept per sample) and `texture` only receives its resolve.
+ */
 interface DrawTarget {
   fbo: WebGLFramebuffer;
   texture: WebGLTexture;
-  depth: WebGLRenderbuffer;
+  /** Single-sampled depth; null where `ms` draws. */
+  depth: WebGLRenderbuffer | null;
+  ms: { fbo: WebGLFramebuffer; color: WebGLRenderbuffer; depth: WebGLRenderbuffer } | null;
   width: number;
   height: number;
+  samples: number;
   /** Not drawn into yet: cleared, not faded. */
   fresh: boolean;
 }
 
 /** One per PassEnv: a context restore or a rebuild makes a new env, so the trail restarts. */
 const drawTargets = new WeakMap<PassEnv, DrawTarget>();
+const envSamples = new WeakMap<PassEnv, number>();
 
-/** The env's draw target at w x h (re-made on a resize: the trail restarts). */
-function drawTarget(env: PassEnv, width: number, height: number): DrawTarget {
+/**
+ * Samples of a multisampled RGBA8 trail on this context: 4 where RGBA8 renderbuffers take 4 (the
+ * WebGL2 minimum of MAX_SAMPLES is 4), else the most it takes; 0 where it takes none.
+ */
+function msaaSamples(env: PassEnv): number {
+  let s = envSamples.get(env);
+  if (s === undefined) {
+    const { gl } = env;
+    const got = gl.getInternalformatParameter(
+      gl.RENDERBUFFER,
+      gl.RGBA8,
+      gl.SAMPLES,
+    ) as Int32Array | null;
+    const counts = got ? Array.from(got) : [];
+    s = counts.includes(4) ? 4 : Math.min(4, Math.max(0, ...counts));
+    if (s < 2) s = 0;
+    envSamples.set(env, s);
+  }
+  return s;
+}
+
+/** The env's draw target at w x h, `samples` (0: single) (re-made on a change: the trail restarts). */
+function drawTarget(env: PassEnv, width: number, height: number, samples: number): DrawTarget {
   const { gl } = env;
   const have = drawTargets.get(env);
-  if (have && have.width === width && have.height === height) return have;
+  if (have && have.width === width && have.height === height && have.samples === samples)
+    return have;
   freeDrawTarget(env);
   const texture = gl.createTexture()!;
   gl.bindTexture(gl.TEXTURE_2D, texture);
@@ -269,15 +314,34 @@ function drawTarget(env: PassEnv, width: number, height: number): DrawTarget {
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
   gl.bindTexture(gl.TEXTURE_2D, null);
-  const depth = gl.createRenderbuffer()!;
-  gl.bindRenderbuffer(gl.RENDERBUFFER, depth);
-  gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, width, height);
-  gl.bindRenderbuffer(gl.RENDERBUFFER, null);
+  const renderbuffer = (format: number) => {
+    const rb = gl.createRenderbuffer()!;
+    gl.bindRenderbuffer(gl.RENDERBUFFER, rb);
+    if (samples > 0)
+      gl.renderbufferStorageMultisample(gl.RENDERBUFFER, samples, format, width, height);
+    else gl.renderbufferStorage(gl.RENDERBUFFER, format, width, height);
+    gl.bindRenderbuffer(gl.RENDERBUFFER, null);
+    return rb;
+  };
+  let depth: WebGLRenderbuffer | null = null;
+  let ms: DrawTarget['ms'] = null;
+  if (samples > 0) {
+    const color = renderbuffer(gl.RGBA8);
+    const msDepth = renderbuffer(gl.DEPTH_COMPONENT24);
+    const msFbo = gl.createFramebuffer()!;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, msFbo);
+    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, color);
+    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, msDepth);
+    ms = { fbo: msFbo, color, depth: msDepth };
+  } else {
+    depth = renderbuffer(gl.DEPTH_COMPONENT24);
+  }
   const fbo = gl.createFramebuffer()!;
   gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
   gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
-  gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, depth);
-  const t = { fbo, texture, depth, width, height, fresh: true };
+  if (depth)
+    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, depth);
+  const t = { fbo, texture, depth, ms, width, height, samples, fresh: true };
   drawTargets.set(env, t);
   return t;
 }
@@ -290,5 +354,10 @@ export function freeDrawTarget(env: PassEnv): void {
   const { gl } = env;
   gl.deleteFramebuffer(t.fbo);
   gl.deleteTexture(t.texture);
-  gl.deleteRenderbuffer(t.depth);
+  if (t.depth) gl.deleteRenderbuffer(t.depth);
+  if (t.ms) {
+    gl.deleteFramebuffer(t.ms.fbo);
+    gl.deleteRenderbuffer(t.ms.color);
+    gl.deleteRenderbuffer(t.ms.depth);
+  }
 }

@@ -15,7 +15,9 @@
  * an 8-bit residue), draws the scene into it with a fresh depth buffer, then the canvas pass
  * clears to the background, composites it (premultiplied "over") and draws the attractor's
  * marker on top. The texture is re-made on resize and with the device (the trail restarts, the
- * flock does not); trails are single-sampled.
+ * flock does not). With `antialias` the trail is kept in a 4x multisampled texture (faded and
+ * drawn per sample, stored between frames) that resolves into that colour texture each frame, and
+ * the canvas pass is multisampled too: trails keep their smooth edges.
  */
 import { lookFrame, meshVertices } from '../core/look';
 import { viewBasis } from '../core/render-math';
@@ -280,9 +282,9 @@ function buildRenderPipelines(
   ]).then(([i, v]) => finish(i, v));
 }
 
-/** Multisampling of a frame: 4x with `antialias`, none while trails are drawn. */
-function samplesFor(scene: { antialias: boolean; trail: number }): number {
-  return scene.antialias && scene.trail === 0 ? 4 : 1;
+/** Multisampling of a frame: 4x with `antialias` (trails included). */
+function samplesFor(scene: { antialias: boolean }): number {
+  return scene.antialias ? 4 : 1;
 }
 
 /**
@@ -298,8 +300,8 @@ export async function createBoidRenderer(
   options: { drawMode?: DrawMode; timestamps?: boolean; shaderFiles?: Record<string, string> } = {},
 ): Promise<BoidRenderer> {
   const module = await createCheckedModule(device, 'render.wgsl', shaderFiles(options.shaderFiles));
-  // The default view antialiases: its pipelines first; the single-sampled ones (antialias off,
-  // trails) are made when first asked for.
+  // The default view antialiases: its pipelines first; the single-sampled ones (antialias off)
+  // are made when first asked for.
   const first = await renderPipelines(device, module, format, 4);
   const pipelinesFor = (samples: number): RenderPipelines =>
     samples === 4 ? first : renderPipelinesNow(device, module, format, samples);
@@ -314,7 +316,13 @@ export async function createBoidRenderer(
   /** Size-dependent textures, re-made when the canvas size or sample count changes. */
   let depth: GPUTexture | null = null;
   let msaa: GPUTexture | null = null;
-  let trail: { texture: GPUTexture; group: GPUBindGroup; fresh: boolean } | null = null;
+  /** The trail: `texture` is sampled by the composite; `ms`, when multisampled, is what persists. */
+  let trail: {
+    texture: GPUTexture;
+    ms: GPUTexture | null;
+    group: GPUBindGroup;
+    fresh: boolean;
+  } | null = null;
   const groups = new Map<GPUBindGroupLayout, GPUBindGroup>();
   let vertexIdGroup: {
     layout: GPUBindGroupLayout;
@@ -481,9 +489,13 @@ export async function createBoidRenderer(
           usage: GPUTextureUsageRenderAttachment,
         });
       }
-      const useTrail = scene.trail > 0 && samples === 1;
-      if (useTrail && !sized(trail?.texture ?? null, w, h, 1)) {
+      const useTrail = scene.trail > 0;
+      if (
+        useTrail &&
+        (!sized(trail?.texture ?? null, w, h, 1) || (trail?.ms?.sampleCount ?? 1) !== samples)
+      ) {
         trail?.texture.destroy();
+        trail?.ms?.destroy();
         const texture = device.createTexture({
           label: 'flock.render.trail',
           size: [w, h],
@@ -492,6 +504,16 @@ export async function createBoidRenderer(
         });
         trail = {
           texture,
+          ms:
+            samples > 1
+              ? device.createTexture({
+                  label: 'flock.render.trailMsaa',
+                  size: [w, h],
+                  format,
+                  sampleCount: samples,
+                  usage: GPUTextureUsageRenderAttachment,
+                })
+              : null,
           fresh: true,
           group: device.createBindGroup({
             layout: pl.trailLayout,
@@ -500,8 +522,23 @@ export async function createBoidRenderer(
         };
       } else if (!useTrail && trail) {
         trail.texture.destroy();
+        trail.ms?.destroy();
         trail = null;
       }
+      /** The canvas, through the multisampled texture where the frame is multisampled. */
+      const canvasAttachment = (
+        canvasView: GPUTextureView,
+        clearValue: number[],
+      ): GPURenderPassColorAttachment =>
+        samples > 1
+          ? {
+              view: msaa!.createView(),
+              resolveTarget: canvasView,
+              clearValue,
+              loadOp: 'clear',
+              storeOp: 'discard',
+            }
+          : { view: canvasView, clearValue, loadOp: 'clear', storeOp: 'store' };
       const encoder = device.createCommandEncoder({ label: 'flock.render' });
       const timed = timer.beginStep();
       const timestampWrites = timed ? timer.writes('draw') : undefined;
@@ -519,7 +556,8 @@ export async function createBoidRenderer(
           label: 'draw',
           colorAttachments: [
             {
-              view: trail.texture.createView(),
+              view: (trail.ms ?? trail.texture).createView(),
+              ...(trail.ms ? { resolveTarget: trail.texture.createView() } : {}),
               clearValue: [0, 0, 0, 0],
               loadOp: trail.fresh ? 'clear' : 'load',
               storeOp: 'store',
@@ -537,7 +575,7 @@ export async function createBoidRenderer(
         trailPass.end();
         const pass = encoder.beginRenderPass({
           label: 'composite',
-          colorAttachments: [{ view: canvasView, clearValue, loadOp: 'clear', storeOp: 'store' }],
+          colorAttachments: [canvasAttachment(canvasView, clearValue)],
           depthStencilAttachment: { ...depthAttachment, depthLoadOp: 'clear' },
         });
         pass.setPipeline(pl.scene('vsFull', 'fsTrail', { blend: 'over', trailLayout: true }));
@@ -548,17 +586,7 @@ export async function createBoidRenderer(
       } else {
         const pass = encoder.beginRenderPass({
           label: 'draw',
-          colorAttachments: [
-            samples > 1
-              ? {
-                  view: msaa!.createView(),
-                  resolveTarget: canvasView,
-                  clearValue,
-                  loadOp: 'clear',
-                  storeOp: 'discard',
-                }
-              : { view: canvasView, clearValue, loadOp: 'clear', storeOp: 'store' },
-          ],
+          colorAttachments: [canvasAttachment(canvasView, clearValue)],
           depthStencilAttachment: depthAttachment,
           ...(timestampWrites ? { timestampWrites } : {}),
         });
@@ -580,6 +608,7 @@ export async function createBoidRenderer(
       depth?.destroy();
       msaa?.destroy();
       trail?.texture.destroy();
+      trail?.ms?.destroy();
       zeros?.destroy();
       uniformBuffer.destroy();
     },

@@ -2,13 +2,15 @@
 // hidden, cpu), read back from still frames: each shape draws ~2,000 boids in 3D (not blank, and
 // not the same picture as another shape); one boid placed by setState flying along +x, seen from
 // above (2D), has its shape's silhouette (a bird's wings on both sides of the body axis, a fish's
-// tail behind a narrow body, a round dot); a trail keeps pixels where a boid was; fog makes a far
-// boid closer to the background than a near one; a palette's background reads back as its colour.
+// tail behind a narrow body, a round dot); a trail keeps pixels where a boid was (with smooth,
+// multisampled edges where antialias is on); fog makes a far boid closer to the background than a
+// near one; a palette's background reads back as its colour.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFlock, type Flock } from '../../src/index';
 import { palette } from '../../src/core/look';
 import { cameraEye, defaultCamera } from '../../src/core/render-math';
 import type { FlockState } from '../../src/core/state';
+import { once, sleep } from '../support/browser';
 
 const SIZE = 200;
 /** Half the visible height in 2D (contain, square): 0.55 of the 64-unit box side. */
@@ -207,6 +209,60 @@ describe.each(BACKENDS)('%s: the look', (backend) => {
       grab(flock);
       await flock.setState(oneBoid(20, 0, 0, [4, 0, 0]));
       expect(drawn(at(grab(flock), px(0), SIZE - px(0)))).toBe(false);
+      await flock.setState(oneBoid(0, 0, 0, [4, 0, 0]));
+    });
+
+    test('trail with antialias: smooth edges (partly covered pixels) while the trail persists, after a resize and a lost context too; antialias off: none', async () => {
+      /** Pixels around the boid now drawn at x = 20, between background and boid: edge coverage. */
+      const partial = (g: Grab) => {
+        let n = 0;
+        for (let y = SIZE - px(0) - 0.6 * LENGTH_PX; y < SIZE - px(0) + 0.6 * LENGTH_PX; y++)
+          for (let x = px(20) - 0.6 * LENGTH_PX; x < px(20) + 0.6 * LENGTH_PX; x++) {
+            const v = at(g, x, y)[0]!;
+            if (v > 40 && v < 215) n++;
+          }
+        return n;
+      };
+      const trailFrame = async (antialias: boolean) => {
+        flock.setView({ shape: 'arrow', trail: 0.9, antialias });
+        await flock.setState(oneBoid(0, 0, 0, [4, 0, 0]));
+        grab(flock);
+        await flock.setState(oneBoid(20, 0, 0, [4, 0, 0]));
+        return grab(flock);
+      };
+      const smooth = await trailFrame(true);
+      // The trail: the boid's last place still drawn (faded).
+      expect(drawn(at(smooth, px(0), SIZE - px(0)))).toBe(true);
+      // An arrow ~38 px long has slanted edges: dozens of partly covered pixels with 4x samples.
+      expect(partial(smooth)).toBeGreaterThan(15);
+      const hard = await trailFrame(false);
+      expect(drawn(at(hard, px(0), SIZE - px(0)))).toBe(true);
+      // Canvas 2D always antialiases its paths (the cpu rung: antialias has no effect).
+      if (backend !== 'cpu') expect(partial(hard)).toBe(0);
+      // A resize (drawn at another size, then back) re-makes the targets: still smooth trails.
+      await trailFrame(true);
+      flock.canvas.style.width = `${SIZE + 40}px`;
+      grab(flock);
+      flock.canvas.style.width = `${SIZE}px`;
+      const resized = await trailFrame(true);
+      expect(drawn(at(resized, px(0), SIZE - px(0)))).toBe(true);
+      expect(partial(resized)).toBeGreaterThan(15);
+      if (backend === 'webgl2' || backend === 'webgl2-tf') {
+        // A lost and restored context: the multisampled trail is made again on the new one.
+        const gl = flock.canvas.getContext('webgl2') as WebGL2RenderingContext;
+        const ext = gl.getExtension('WEBGL_lose_context')!;
+        const lost = once(flock, 'contextlost');
+        ext.loseContext();
+        await lost;
+        await sleep(100);
+        const back = once(flock, 'contextrestored');
+        ext.restoreContext();
+        await back;
+        const restored = await trailFrame(true);
+        expect(drawn(at(restored, px(0), SIZE - px(0)))).toBe(true);
+        expect(partial(restored)).toBeGreaterThan(15);
+      }
+      flock.setView({ trail: 0, antialias: true });
       await flock.setState(oneBoid(0, 0, 0, [4, 0, 0]));
     });
 
