@@ -6,6 +6,9 @@
 // query) and, where the backend times its passes (WebGPU timestamp queries), its draw pass too.
 // Prints the medians and writes them to --out. Options: --backends webgpu,webgl2
 // --counts 16384,262144 --shapes arrow,bird,fish,dot --frames 5 --out bench-results/look.json
+// Bounded on a slow device: counts of --big-count or more time --big-frames frames (2), and a row
+// stops timing once its frames took --row-ms (6,000 ms; at least one frame is timed), so the
+// default run (2 backends x 2 counts x 4 shapes x 2 LOD settings) ends in minutes on SwiftShader.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +20,9 @@ const { values: a } = parseArgs({
     counts: { type: 'string', default: '16384,262144' },
     shapes: { type: 'string', default: 'arrow,bird,fish,dot' },
     frames: { type: 'string', default: '5' },
+    'big-count': { type: 'string', default: '100000' },
+    'big-frames': { type: 'string', default: '2' },
+    'row-ms': { type: 'string', default: '6000' },
     out: { type: 'string', default: 'bench-results/look.json' },
   },
 });
@@ -29,7 +35,7 @@ try {
       page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
       for (const count of a.counts.split(',').map(Number)) {
         const got = await page.evaluate(
-          async ({ backend, count, shapes, frames }) => {
+          async ({ backend, count, shapes, frames, rowMs }) => {
             const flock = await window.gpuFlock.createFlock(document.getElementById('app'), {
               backend,
               params: { count },
@@ -51,7 +57,9 @@ try {
                   await flock.finish();
                   const wall = [];
                   const gpu = [];
+                  const rowStart = performance.now();
                   for (let k = 0; k < frames; k++) {
+                    if (k > 0 && performance.now() - rowStart > rowMs) break;
                     const t0 = performance.now();
                     flock.render();
                     await flock.finish();
@@ -63,6 +71,7 @@ try {
                     lodPixels,
                     wallMs: median(wall),
                     gpuDrawMs: median(gpu),
+                    frames: wall.length,
                     drawMode: flock.drawMode ?? null,
                   });
                 }
@@ -72,14 +81,29 @@ try {
               flock.dispose();
             }
           },
-          { backend, count, shapes: a.shapes.split(','), frames: Number(a.frames) },
+          {
+            backend,
+            count,
+            shapes: a.shapes.split(','),
+            frames: count >= Number(a['big-count']) ? Number(a['big-frames']) : Number(a.frames),
+            rowMs: Number(a['row-ms']),
+          },
         );
         for (const r of got.rows) rows.push({ backend: got.backend, count, ...r });
         console.log(`draw per shape, ${got.backend}, N = ${count.toLocaleString('en')}:`);
+        // Issue 19's bar: the bird look (LOD on) costs no more than arrows in the same run.
+        const ms = (shape, lod) =>
+          got.rows.find((r) => r.shape === shape && r.lodPixels === lod)?.wallMs;
+        const ratio = (x, y) => (x && y ? (x / y).toFixed(2) : 'n/a');
+        if (ms('bird', 3) !== undefined && ms('arrow', 3) !== undefined)
+          console.log(
+            `  bird lod 3 / arrow lod 3: ${ratio(ms('bird', 3), ms('arrow', 3))}; ` +
+              `bird lod 3 / arrow lod 0: ${ratio(ms('bird', 3), ms('arrow', 0))}`,
+          );
         for (const r of got.rows) {
           const gpu = r.gpuDrawMs === null ? '' : `  draw pass ${r.gpuDrawMs.toFixed(2)} ms (gpu)`;
           console.log(
-            `  ${r.shape.padEnd(6)} lod ${String(r.lodPixels).padEnd(2)}  frame ${r.wallMs.toFixed(1).padStart(7)} ms (render + finish)${gpu}`,
+            `  ${r.shape.padEnd(6)} lod ${String(r.lodPixels).padEnd(2)}  frame ${r.wallMs.toFixed(1).padStart(7)} ms (render + finish, median of ${r.frames})${gpu}`,
           );
         }
       }
@@ -91,6 +115,16 @@ try {
 mkdirSync(dirname(a.out), { recursive: true });
 writeFileSync(
   a.out,
-  JSON.stringify({ canvas: [640, 480], frames: Number(a.frames), rows }, null, 2),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      canvas: [640, 480],
+      frames: Number(a.frames),
+      bigFrames: Number(a['big-frames']),
+      rows,
+    },
+    null,
+    2,
+  ),
 );
 console.log(`wrote ${a.out}`);
