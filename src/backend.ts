@@ -6,6 +6,7 @@ import type { DeviceLimits } from './core/limits';
 import type { FlockParams } from './core/params';
 import type { RenderScene } from './core/scene';
 import type { FlockState } from './core/state';
+import type { VariantStats } from './core/variant-cache';
 
 /** A rung of the backend ladder: WebGPU compute, WebGL2 textures, WebGL2 transform feedback, the CPU. */
 export type BackendKind = 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
@@ -112,8 +113,13 @@ export interface Backend {
    * restarts at `time` seconds (default 0).
    */
   setState(state: FlockState, time?: number): void;
-  /** Submits n fixed steps (no drawing); each adds params.timeStep to `time`. */
-  step(n: number): void;
+  /**
+   * Submits n fixed steps (no drawing); each adds params.timeStep to `time`. `live`: steps of the
+   * running animation (the frame loop), which may keep the running program variant while the one
+   * for newer params compiles (BackendVariants); explicit steps (false) run with the params last
+   * given, waiting for their variant where they must.
+   */
+  step(n: number, live?: boolean): void;
   /**
    * Simulated time t in seconds at the start of the next submitted step (DESIGN.md section 1):
    * 0 at creation and setState, + timeStep per submitted step.
@@ -137,9 +143,27 @@ export interface Backend {
   readonly deviceInfo?: string;
   /** Fragment passes of one step's sort (WebGL2 bitonic sort, grid search), for the benchmark. */
   readonly sortPasses?: number | null;
+  /** The program variants of the params (absent on cpu): compiled in the background, bounded. */
+  readonly variants?: BackendVariants;
   /** Test hook: |N_i| per boid id for the current state, counted the way the step counts. */
   debugNeighborCounts?(): Promise<Uint32Array>;
   /** Test hook: the sorted (cellKey, id) pairs of the current state, `count` of each. */
   debugSortedKeys?(): Promise<{ keys: Uint32Array; ids: Uint32Array }>;
   dispose(): void;
+}
+
+/**
+ * Program variants specialised for the params (issue 21: a burst of setParams must not freeze
+ * the page). webgpu: steer pipelines with the code of terms that are off compiled out; the
+ * generic pipeline (same numbers) serves until one is compiled. webgl2, webgl2-tf: the steer
+ * (and key) programs of each #define combination, linked with KHR_parallel_shader_compile; live
+ * steps keep the params whose programs are linked until the newest ones are (see step()).
+ */
+export interface BackendVariants {
+  /** Resolves once the newest params' variant is in use (or failed to compile). */
+  settled(): Promise<void>;
+  /** True while the newest params' own variant is in use. */
+  readonly current: boolean;
+  /** What the variant cache did: hits, misses, compiles, failures, evictions, size, bound. */
+  stats(): VariantStats;
 }

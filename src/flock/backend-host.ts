@@ -155,13 +155,17 @@ export class BackendHost {
   }
 
   /** The backend's test hooks (neighbour counts, sorted keys, sort passes), or null without one. */
-  debugHooks(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses'> | null {
+  debugHooks(): Pick<
+    Backend,
+    'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses' | 'variants'
+  > | null {
     const b = this._backend;
     if (!b) return null;
     return {
       debugNeighborCounts: b.debugNeighborCounts?.bind(b),
       debugSortedKeys: b.debugSortedKeys?.bind(b),
       sortPasses: b.sortPasses ?? null,
+      variants: b.variants,
     };
   }
 

@@ -246,8 +246,11 @@ export class Flock extends EventTarget {
   get deviceInfo(): string {
     return this._host.backend?.deviceInfo || this._host.probeInfo;
   }
-  /** @internal test hooks of the current backend (neighbour counts, sorted keys, sort passes). */
-  get _debug(): Pick<Backend, 'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses'> | null {
+  /** @internal test hooks of the current backend (neighbour counts, sorted keys, sort passes, variants). */
+  get _debug(): Pick<
+    Backend,
+    'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses' | 'variants'
+  > | null {
     return this._host.debugHooks();
   }
 

@@ -78,9 +78,9 @@ export class Journal {
     this._generation++;
   }
 
-  /** Steps into `b`, logged for a replay. */
-  step(b: Backend, n: number): void {
-    b.step(n);
+  /** Steps into `b`, logged for a replay; `live`: the frame loop's (Backend.step). */
+  step(b: Backend, n: number, live = false): void {
+    b.step(n, live);
     this._log.push({ steps: n });
   }
 

@@ -48,12 +48,15 @@ export class StepTimer {
     this._timedAt = 0;
   }
 
-  /** Takes `n` steps on `b` (through the journal) at `now` seconds, timing them now and then. */
+  /**
+   * Takes `n` live steps (the frame loop's: Backend.step) on `b` through the journal at `now`
+   * seconds, timing them now and then.
+   */
   step(b: Backend, n: number, now: number): void {
     const stats = this._stats;
     const t = b.timings();
     if (t.timing === 'gpu') {
-      this._journal.step(b, n);
+      this._journal.step(b, n, true);
       stats.timing = 'gpu';
       stats.passes = { ...t.passes };
       stats.resolutionMs = t.resolutionMs ?? null;
@@ -64,7 +67,7 @@ export class StepTimer {
       return;
     }
     if (this._reading || now - this._timedAt < TIMING_INTERVAL_S) {
-      this._journal.step(b, n);
+      this._journal.step(b, n, true);
       return;
     }
     this._reading = true;
@@ -73,7 +76,7 @@ export class StepTimer {
     // submission to a completed wait for the device (work of the previous frame may still be in
     // flight, so this is an upper bound).
     const t0 = this._hooks.nowMs();
-    this._journal.step(b, n);
+    this._journal.step(b, n, true);
     const sync = b.sync ? b.sync() : b.readState().then(() => undefined);
     this._epoch
       .guard(sync)

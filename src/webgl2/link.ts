@@ -21,20 +21,14 @@ function excerpt(files: Readonly<Record<string, string>>, file: string, line: nu
   return out.join('\n');
 }
 
-function compileShader(
+/** Throws the ShaderError of a shader that did not compile (its log mapped to file:line). */
+function throwCompileError(
   gl: WebGL2RenderingContext,
-  type: number,
+  shader: WebGLShader,
   src: ShaderSource,
   files: Readonly<Record<string, string>>,
-): WebGLShader {
-  const shader = gl.createShader(type);
-  if (!shader)
-    throw new ShaderError(`${src.file}: createShader failed (context lost?)`, src.file, null);
-  gl.shaderSource(shader, src.code);
-  gl.compileShader(shader);
-  if (gl.getShaderParameter(shader, gl.COMPILE_STATUS) || gl.isContextLost()) return shader;
+): never {
   const log = gl.getShaderInfoLog(shader) ?? '';
-  gl.deleteShader(shader);
   const { text, first } = mapShaderLog(log, src);
   const where = first ? `${first.file}:${first.line}` : src.file;
   const shown = first ? `\n${excerpt(files, first.file, first.line)}` : '';
@@ -45,27 +39,52 @@ function compileShader(
   );
 }
 
+function createShader(gl: WebGL2RenderingContext, type: number, src: ShaderSource): WebGLShader {
+  const shader = gl.createShader(type);
+  if (!shader)
+    throw new ShaderError(`${src.file}: createShader failed (context lost?)`, src.file, null);
+  gl.shaderSource(shader, src.code);
+  gl.compileShader(shader);
+  return shader;
+}
+
 /**
- * Compiles and links `vertFile` + `fragFile` (names of files in `files`), with `defines` inserted
- * after `#version`. `feedback`: vertex outputs captured by transform feedback, one
- * SEPARATE_ATTRIBS buffer binding each, in order (set before linking, as GLSL ES 3.00 asks).
- * The caller owns the program (`deleteProgram`).
- * @throws ShaderError with the original file name and 1-based line of the first error.
+ * A program whose compile and link were started but not checked: with
+ * KHR_parallel_shader_compile the driver works on it while the page goes on
+ * (linkDone() polls), and finishLink() checks it (waiting, where it is not done).
  */
-export function linkProgram(
+export interface PendingLink {
+  readonly program: WebGLProgram;
+  readonly name: string;
+  readonly vs: WebGLShader;
+  readonly fs: WebGLShader;
+  readonly vsrc: ShaderSource;
+  readonly fsrc: ShaderSource;
+  readonly fragFile: string;
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/**
+ * Starts compiling and linking `vertFile` + `fragFile` (names of files in `files`), with `defines`
+ * inserted after `#version`, asking the driver nothing (so KHR_parallel_shader_compile can work
+ * in the background). `feedback`: vertex outputs captured by transform feedback, one
+ * SEPARATE_ATTRIBS buffer binding each, in order (set before linking, as GLSL ES 3.00 asks).
+ * @throws ShaderError when an object cannot be created (a lost context).
+ */
+export function startLink(
   gl: WebGL2RenderingContext,
   vertFile: string,
   fragFile: string,
   defines: Defines,
   files: Readonly<Record<string, string>>,
   feedback: readonly string[] = [],
-): { program: WebGLProgram; name: string } {
+): PendingLink {
   const vsrc = resolveShader(vertFile, files, defines);
   const fsrc = resolveShader(fragFile, files, defines);
-  const vs = compileShader(gl, gl.VERTEX_SHADER, vsrc, files);
+  const vs = createShader(gl, gl.VERTEX_SHADER, vsrc);
   let fs: WebGLShader;
   try {
-    fs = compileShader(gl, gl.FRAGMENT_SHADER, fsrc, files);
+    fs = createShader(gl, gl.FRAGMENT_SHADER, fsrc);
   } catch (e) {
     gl.deleteShader(vs);
     throw e;
@@ -81,15 +100,66 @@ export function linkProgram(
   gl.attachShader(program, fs);
   if (feedback.length) gl.transformFeedbackVaryings(program, feedback, gl.SEPARATE_ATTRIBS);
   gl.linkProgram(program);
-  // The program keeps what it needs; the shader objects can go now.
-  gl.detachShader(program, vs);
-  gl.detachShader(program, fs);
-  gl.deleteShader(vs);
-  gl.deleteShader(fs);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
-    const log = gl.getProgramInfoLog(program) ?? '';
+  return { program, name, vs, fs, vsrc, fsrc, fragFile, files };
+}
+
+/**
+ * Whether the driver has finished `p` (KHR_parallel_shader_compile's COMPLETION_STATUS_KHR,
+ * which never waits); true without the extension, where finishLink() waits instead.
+ */
+export function linkDone(
+  gl: WebGL2RenderingContext,
+  parallel: KHR_parallel_shader_compile | null,
+  p: PendingLink,
+): boolean {
+  if (!parallel || gl.isContextLost()) return true;
+  return gl.getProgramParameter(p.program, parallel.COMPLETION_STATUS_KHR) === true;
+}
+
+/**
+ * Checks a started link (waiting for the driver where it has not finished) and frees its
+ * shader objects; the caller owns the program (`deleteProgram`).
+ * @throws ShaderError with the original file name and 1-based line of the first error.
+ */
+export function finishLink(
+  gl: WebGL2RenderingContext,
+  p: PendingLink,
+): { program: WebGLProgram; name: string } {
+  const { program, vs, fs } = p;
+  const linked = gl.getProgramParameter(program, gl.LINK_STATUS) || gl.isContextLost();
+  try {
+    if (!linked) {
+      // A shader that did not compile says more than the link log.
+      if (!gl.getShaderParameter(vs, gl.COMPILE_STATUS)) throwCompileError(gl, vs, p.vsrc, p.files);
+      if (!gl.getShaderParameter(fs, gl.COMPILE_STATUS)) throwCompileError(gl, fs, p.fsrc, p.files);
+      const log = gl.getProgramInfoLog(program) ?? '';
+      throw new ShaderError(`GLSL link error in ${p.name}:\n${log.trim()}`, p.fragFile, null);
+    }
+  } catch (e) {
     gl.deleteProgram(program);
-    throw new ShaderError(`GLSL link error in ${name}:\n${log.trim()}`, fragFile, null);
+    throw e;
+  } finally {
+    // The program keeps what it needs; the shader objects can go now.
+    gl.detachShader(program, vs);
+    gl.detachShader(program, fs);
+    gl.deleteShader(vs);
+    gl.deleteShader(fs);
   }
-  return { program, name };
+  return { program, name: p.name };
+}
+
+/**
+ * Compiles and links `vertFile` + `fragFile` (startLink), waiting for the result (finishLink).
+ * The caller owns the program (`deleteProgram`).
+ * @throws ShaderError with the original file name and 1-based line of the first error.
+ */
+export function linkProgram(
+  gl: WebGL2RenderingContext,
+  vertFile: string,
+  fragFile: string,
+  defines: Defines,
+  files: Readonly<Record<string, string>>,
+  feedback: readonly string[] = [],
+): { program: WebGLProgram; name: string } {
+  return finishLink(gl, startLink(gl, vertFile, fragFile, defines, files, feedback));
 }

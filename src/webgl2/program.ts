@@ -5,7 +5,14 @@
  * owns each program (`deleteProgram`, or a ProgramCache).
  */
 import { createUniformSetters, setUniforms } from 'twgl.js';
-import { linkProgram, type Defines } from './link';
+import {
+  finishLink,
+  linkDone,
+  linkProgram,
+  startLink,
+  type Defines,
+  type PendingLink,
+} from './link';
 import { GLSL_FILES } from './shaders';
 import { BLOCK_BINDINGS, FlockBlocks } from './uniforms';
 
@@ -35,7 +42,14 @@ export function createProgram(
   files: Readonly<Record<string, string>> = GLSL_FILES,
   feedback: readonly string[] = [],
 ): GLProgram {
-  const { program, name } = linkProgram(gl, vertFile, fragFile, defines, files, feedback);
+  return withSetters(gl, linkProgram(gl, vertFile, fragFile, defines, files, feedback));
+}
+
+/** A linked program's uniform blocks bound to their points, and twgl.js's setters. */
+function withSetters(
+  gl: WebGL2RenderingContext,
+  { program, name }: { program: WebGLProgram; name: string },
+): GLProgram {
   // The generated uniform blocks read the buffers FlockBlocks binds at fixed points.
   for (const [block, binding] of Object.entries(BLOCK_BINDINGS)) {
     const index = gl.getUniformBlockIndex(program, block);
@@ -55,17 +69,40 @@ export function useProgram(
   setUniforms(prog.setters, uniforms);
 }
 
+/** What one program of a ProgramCache is made from. */
+export interface ProgramSpec {
+  vert: string;
+  frag: string;
+  defines?: Defines;
+  /** Transform-feedback outputs (createProgram). */
+  feedback?: readonly string[];
+}
+
 /**
- * Programs by (vertex file, fragment file, defines), built on first use, and the uniform buffers
- * of the blocks they share (`blocks`); owns them all.
+ * Programs by (vertex file, fragment file, defines, feedback outputs), built on first use (get)
+ * or started in the background (begin, with KHR_parallel_shader_compile), and the uniform
+ * buffers of the blocks they share (`blocks`); owns them all.
  */
 export class ProgramCache {
   private readonly programs = new Map<string, GLProgram>();
+  private readonly linking = new Map<string, PendingLink>();
   /** SimParams and StepParams (uniforms.ts): bind before a simulation pass draws. */
   readonly blocks: FlockBlocks;
 
-  constructor(private readonly gl: WebGL2RenderingContext) {
+  /**
+   * `parallel`: the context's KHR_parallel_shader_compile, or null (begin() then links at once,
+   * as get() does).
+   */
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    readonly parallel: KHR_parallel_shader_compile | null = null,
+  ) {
     this.blocks = new FlockBlocks(gl);
+  }
+
+  /** The cache key of a program. */
+  static key(s: ProgramSpec): string {
+    return `${s.vert}|${s.frag}|${JSON.stringify(Object.entries(s.defines ?? {}).sort())}|${(s.feedback ?? []).join(',')}`;
   }
 
   /** `feedback`: transform-feedback outputs (createProgram); part of the cache key. */
@@ -75,25 +112,101 @@ export class ProgramCache {
     defines: Defines = {},
     feedback: readonly string[] = [],
   ): GLProgram {
-    const key = `${vertFile}|${fragFile}|${JSON.stringify(Object.entries(defines).sort())}|${feedback.join(',')}`;
+    const spec = { vert: vertFile, frag: fragFile, defines, feedback };
+    const key = ProgramCache.key(spec);
     let p = this.programs.get(key);
     if (!p) {
-      p = createProgram(this.gl, vertFile, fragFile, defines, GLSL_FILES, feedback);
+      const pending = this.linking.get(key);
+      if (pending) {
+        // Asked for before the driver finished: wait for it here.
+        this.linking.delete(key);
+        p = this.finish(pending);
+      } else {
+        p = createProgram(this.gl, vertFile, fragFile, defines, GLSL_FILES, feedback);
+      }
       this.programs.set(key, p);
     }
     return p;
   }
 
+  /** The program, its link checked, with its blocks bound and its setters. */
+  private finish(pending: PendingLink): GLProgram {
+    return withSetters(this.gl, finishLink(this.gl, pending));
+  }
+
+  /**
+   * Starts `spec` in the background when it is neither built nor started (without the extension:
+   * builds it now).
+   * @throws ShaderError (without the extension) as get() does.
+   */
+  begin(spec: ProgramSpec): void {
+    const key = ProgramCache.key(spec);
+    if (this.programs.has(key) || this.linking.has(key)) return;
+    if (!this.parallel) {
+      this.get(spec.vert, spec.frag, spec.defines, spec.feedback);
+      return;
+    }
+    this.linking.set(
+      key,
+      startLink(this.gl, spec.vert, spec.frag, spec.defines ?? {}, GLSL_FILES, spec.feedback ?? []),
+    );
+  }
+
+  /**
+   * Whether `spec` is built, checking (never waiting) on one started with begin(): a finished
+   * one is checked and built now.
+   * @throws ShaderError when its compile or link failed.
+   */
+  ready(spec: ProgramSpec): boolean {
+    const key = ProgramCache.key(spec);
+    if (this.programs.has(key)) return true;
+    const pending = this.linking.get(key);
+    if (!pending || !linkDone(this.gl, this.parallel, pending)) return false;
+    this.linking.delete(key);
+    this.programs.set(key, this.finish(pending));
+    return true;
+  }
+
+  /** Whether `spec` is built (asks the driver nothing). */
+  built(spec: ProgramSpec): boolean {
+    return this.programs.has(ProgramCache.key(spec));
+  }
+
+  /** Deletes the program of `spec` (built or started); the next get() builds it again. */
+  delete(spec: ProgramSpec): void {
+    const key = ProgramCache.key(spec);
+    const built = this.programs.get(key);
+    if (built) this.gl.deleteProgram(built.program);
+    const pending = this.linking.get(key);
+    if (pending) this.dropPending(pending);
+    this.programs.delete(key);
+    this.linking.delete(key);
+  }
+
+  private dropPending(p: PendingLink): void {
+    this.gl.deleteProgram(p.program);
+    this.gl.deleteShader(p.vs);
+    this.gl.deleteShader(p.fs);
+  }
+
+  /** Programs built, and started but not built. */
+  get size(): { built: number; linking: number } {
+    return { built: this.programs.size, linking: this.linking.size };
+  }
+
   /** Deletes every program and the blocks' buffers (idempotent). */
   dispose(): void {
     for (const p of this.programs.values()) this.gl.deleteProgram(p.program);
+    for (const p of this.linking.values()) this.dropPending(p);
     this.programs.clear();
+    this.linking.clear();
     this.blocks.dispose();
   }
 
   /** Forgets every program and buffer without deleting (after a context loss they are gone). */
   forget(): void {
     this.programs.clear();
+    this.linking.clear();
     this.blocks.forget();
   }
 }

@@ -5,6 +5,7 @@
  * the call, so later work on the source cannot change what is read. Owns the buffers and syncs of
  * reads in flight; dispose() cancels them.
  */
+import { rowsFor, type Target } from './textures';
 
 /** Pixels of one colour attachment of a framebuffer. */
 export interface PixelReadRequest {
@@ -124,4 +125,64 @@ export class AsyncReader {
       job.reject(new Error('backend disposed during readback'));
     }
   }
+}
+
+/**
+ * A read of the first `count` elements (whole rows) of colour attachment `attachment` of `t`:
+ * `dst` gets `stride` values per texel (Float32Array for float targets, Uint32Array for uint ones):
+ * the attachment's own channels when the implementation reads that format (RED/FLOAT of an R32F
+ * target, RG_INTEGER of RG32UI: IMPLEMENTATION_COLOR_READ_FORMAT), else 4 (RGBA, the format WebGL2
+ * always reads). Reading in the attachment's own format lets ANGLE copy into the pixel-pack buffer
+ * on the GPU; a converting read makes it wait for the GPU on the CPU and log "GPU stall due to
+ * ReadPixels" (issue 21).
+ */
+export function targetRead<T extends Float32Array | Uint32Array>(
+  gl: WebGL2RenderingContext,
+  t: Target,
+  attachment: number,
+  count: number,
+  make: new (length: number) => T,
+): { req: ReadRequest; data: T; stride: number } {
+  const { width } = t.layout;
+  const rows = rowsFor(t.layout, count);
+  const float = make === (Float32Array as unknown);
+  const own = nativeReadFormat(gl, t.fbo, attachment, float);
+  const stride = own?.channels ?? 4;
+  const data = new make(stride * width * rows);
+  const req: ReadRequest = {
+    fbo: t.fbo,
+    attachment,
+    width,
+    rows,
+    format: own?.format ?? (float ? gl.RGBA : gl.RGBA_INTEGER),
+    type: float ? gl.FLOAT : gl.UNSIGNED_INT,
+    dst: data,
+  };
+  return { req, data, stride };
+}
+
+/**
+ * The implementation's own read format of one attachment when it reads 32-bit values of the
+ * wanted kind (FLOAT or UNSIGNED_INT) without conversion; null otherwise (read as RGBA).
+ * Binds READ_FRAMEBUFFER and leaves it unbound.
+ */
+function nativeReadFormat(
+  gl: WebGL2RenderingContext,
+  fbo: WebGLFramebuffer,
+  attachment: number,
+  float: boolean,
+): { format: number; channels: number } | null {
+  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, fbo);
+  gl.readBuffer(attachment);
+  const format = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_FORMAT) as number;
+  const type = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_TYPE) as number;
+  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+  if (type !== (float ? gl.FLOAT : gl.UNSIGNED_INT)) return null;
+  const channels: [number, number, number][] = [
+    [gl.RED, gl.RED_INTEGER, 1],
+    [gl.RG, gl.RG_INTEGER, 2],
+    [gl.RGBA, gl.RGBA_INTEGER, 4],
+  ];
+  const row = channels.find(([f, fi]) => (float ? f : fi) === format);
+  return row ? { format, channels: row[2] } : null;
 }

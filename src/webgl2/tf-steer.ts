@@ -7,6 +7,7 @@
  */
 import type { Grid } from '../core/grid';
 import type { FlockParams } from '../core/params';
+import type { ProgramSpec } from './program';
 import { steerUniforms, type GridInputs } from './steer';
 import type { FeedbackEnv, StateBuffers, StateCopies } from './tf-feedback';
 import { runFeedback } from './tf-feedback';
@@ -34,6 +35,16 @@ function gatherProgram(
 /** The steer program for `params` and a search mode (compiled once per variant). */
 export function steerProgram(env: FeedbackEnv, params: FlockParams, search: 'grid' | 'brute') {
   return gatherProgram(env, 'tf-steer.vert.glsl', params, search, STEER_FEEDBACK);
+}
+
+/** What steerProgram builds, for ProgramCache.begin (a variant linked in the background). */
+export function steerProgramSpec(params: FlockParams, search: 'grid' | 'brute'): ProgramSpec {
+  return {
+    vert: 'tf-steer.vert.glsl',
+    frag: 'tf-discard.frag.glsl',
+    defines: flockDefines(params, search),
+    feedback: STEER_FEEDBACK,
+  };
 }
 
 /**

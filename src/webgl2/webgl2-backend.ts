@@ -10,19 +10,20 @@
  * reorder and steer draw into.
  */
 import { FlockError } from '../core/errors';
+import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import { tagBoidIds, valuesByBoidId } from '../core/boid-order';
 import { probeWebGL2 } from './capabilities';
 import type { PassEnv } from './pass-env';
 import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
-import { ProgramCache } from './program';
+import { ProgramCache, type ProgramSpec } from './program';
+import { targetRead } from './readback';
 import { createReorderTarget, deleteReorderTarget, reorderProgram, runReorder } from './reorder';
 import { runNeighborCount, runSteer, type GridInputs } from './steer';
 import { createTarget, deleteTarget, powerOfTwoLayout, rowsFor, type Target } from './textures';
 import { flockDefines } from './uniforms';
 import {
   openWebGL2,
-  targetRead,
   WebGL2PathBase,
   type PathResources,
   type StateObjects,
@@ -62,7 +63,11 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
 
   protected createEnv(): PassEnv {
     const gl = this.gl;
-    return { gl, vao: gl.createVertexArray()!, programs: new ProgramCache(gl) };
+    return {
+      gl,
+      vao: gl.createVertexArray()!,
+      programs: new ProgramCache(gl, this.parallelCompile()),
+    };
   }
 
   protected deleteEnv(env: PassEnv): void {
@@ -113,8 +118,9 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     return 'textures';
   }
 
-  protected compileSteer(env: PassEnv): void {
-    env.programs.get('fullscreen.vert.glsl', 'steer.frag.glsl', flockDefines(this.params));
+  protected steerSpec(params: FlockParams): ProgramSpec {
+    // runSteer's program (steer.ts): its search mode is the params'.
+    return { vert: 'fullscreen.vert.glsl', frag: 'steer.frag.glsl', defines: flockDefines(params) };
   }
 
   protected compileReorder(env: PassEnv, sort: SortTargets): void {

@@ -20,17 +20,15 @@
  * dispose(); the context of a canvas the flock made (init.ownsCanvas) is given back there too
  * (WEBGL_lose_context), a caller's canvas keeps its context for the next user.
  */
-import { capWebGL2 } from '../core/limits';
 import {
   NO_PASS_TIMES,
-  type Backend,
-  type BackendInit,
   type BackendTimings,
+  type BackendVariants,
   type RenderView,
 } from '../backend';
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
-import { MAX_COUNT, type FlockParams } from '../core/params';
+import type { FlockParams } from '../core/params';
 import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
 import { boidIdAt, scatterByBoidId } from '../core/boid-order';
@@ -43,144 +41,26 @@ import {
 } from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
 import { cellTableLayout, createCellTable, runCellTable } from './cell-table';
-import { resetGLTracker, trackGL } from './gl-tracker';
+import { resetGLTracker } from './gl-tracker';
 import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
 import type { PassEnv } from './pass-env';
-import { AsyncReader, type ReadRequest } from './readback';
+import { AsyncReader, targetRead, type ReadRequest } from './readback';
 import { freeDrawTarget, runDraw, type DrawMode } from './renderer';
 import type { GridInputs } from './steer';
-import { deleteTarget, powerOfTwoLayout, rowsFor, type TexLayout, type Target } from './textures';
+import { deleteTarget, powerOfTwoLayout, type TexLayout, type Target } from './textures';
 import { flockDefines } from './uniforms';
+import type { ProgramSpec } from './program';
+import { ProgramVariants, type ProgramVariant } from './program-variants';
+import { maxCountFor, type WebGL2PathBackend, type WebGL2PathInit } from './webgl2-context';
 
-/** Options of both WebGL2 backends beyond the common BackendInit. */
-export interface WebGL2PathInit extends BackendInit {
-  /** 'instanced' (default) or 'vertex-id' (one plain draw; boid = gl_VertexID / 12). */
-  drawMode?: DrawMode;
-  /** Use at most this MAX_TEXTURE_SIZE (below the device's): tests, memory budgets. */
-  maxTextureSize?: number;
-  /** log2 of the bitonic sort's block (3 or 4; default: the largest the context can write): tests. */
-  sortBlockLog2?: number;
-}
-
-/** What both WebGL2 backends add to Backend. */
-export interface WebGL2PathBackend extends Backend {
-  readonly kind: 'webgl2' | 'webgl2-tf';
-  /** How render() draws; may be changed at any time. */
-  drawMode: DrawMode;
-  /** The MAX_TEXTURE_SIZE in use (device limit, or the lower one asked for). */
-  readonly maxTextureSize: number;
-  /** The context (tests read pixels from it). */
-  readonly gl: WebGL2RenderingContext;
-}
-
-/** The context attributes of both WebGL2 paths (the same canvas setup, the same pictures). */
-export const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
-  antialias: true,
-  preserveDrawingBuffer: false,
-  // An alpha channel, premultiplied, so view.background may be translucent or `transparent`.
-  alpha: true,
-  premultipliedAlpha: true,
-  depth: true,
-  stencil: false,
-  powerPreference: 'high-performance',
-};
-
-/**
- * Largest count the textures hold for a MAX_TEXTURE_SIZE: state textures are at most w x w
- * (w the largest power of two <= maxTextureSize); a quarter of that leaves the cell table room for
- * its up to ~2.4 cells per boid (src/core/grid.ts), and never more than MAX_COUNT.
- */
-export function maxCountFor(maxTextureSize: number): number {
-  const w = 2 ** Math.floor(Math.log2(Math.max(1, maxTextureSize)));
-  return Math.max(1, Math.min(MAX_COUNT, (w * w) / 4));
-}
-
-/**
- * The WebGL2 context of `init.canvas` (counted by gl-tracker.ts) and the MAX_TEXTURE_SIZE to use.
- * @throws FlockError field 'backend', value `rung`, when the canvas gives no WebGL2 context.
- */
-export function openWebGL2(
-  init: WebGL2PathInit,
-  rung: 'webgl2' | 'webgl2-tf',
-  allowed: string,
-): { gl: WebGL2RenderingContext; maxTextureSize: number } {
-  const gl = init.canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null;
-  if (!gl) {
-    // A canvas that holds another context type (2d, webgpu) gives null; one that cannot make a
-    // WebGL2 context at all was already turned away by the probe.
-    throw new FlockError(
-      'target',
-      init.canvas,
-      'a canvas without another context type (2d, webgpu)',
-      `no WebGL2 context on this canvas for ${rung}; ${allowed}`,
-    );
-  }
-  trackGL(gl);
-  capWebGL2(gl, init.limits ?? null);
-  const deviceMax = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
-  return { gl, maxTextureSize: Math.min(deviceMax, init.maxTextureSize ?? deviceMax) };
-}
-
-/**
- * A read of the first `count` elements (whole rows) of colour attachment `attachment` of `t`:
- * `dst` gets `stride` values per texel (Float32Array for float targets, Uint32Array for uint ones):
- * the attachment's own channels when the implementation reads that format (RED/FLOAT of an R32F
- * target, RG_INTEGER of RG32UI: IMPLEMENTATION_COLOR_READ_FORMAT), else 4 (RGBA, the format WebGL2
- * always reads). Reading in the attachment's own format lets ANGLE copy into the pixel-pack buffer
- * on the GPU; a converting read makes it wait for the GPU on the CPU and log "GPU stall due to
- * ReadPixels" (issue 21).
- */
-export function targetRead<T extends Float32Array | Uint32Array>(
-  gl: WebGL2RenderingContext,
-  t: Target,
-  attachment: number,
-  count: number,
-  make: new (length: number) => T,
-): { req: ReadRequest; data: T; stride: number } {
-  const { width } = t.layout;
-  const rows = rowsFor(t.layout, count);
-  const float = make === (Float32Array as unknown);
-  const own = nativeReadFormat(gl, t.fbo, attachment, float);
-  const stride = own?.channels ?? 4;
-  const data = new make(stride * width * rows);
-  const req: ReadRequest = {
-    fbo: t.fbo,
-    attachment,
-    width,
-    rows,
-    format: own?.format ?? (float ? gl.RGBA : gl.RGBA_INTEGER),
-    type: float ? gl.FLOAT : gl.UNSIGNED_INT,
-    dst: data,
-  };
-  return { req, data, stride };
-}
-
-/**
- * The implementation's own read format of one attachment when it reads 32-bit values of the
- * wanted kind (FLOAT or UNSIGNED_INT) without conversion; null otherwise (read as RGBA).
- * Binds READ_FRAMEBUFFER and leaves it unbound.
- */
-function nativeReadFormat(
-  gl: WebGL2RenderingContext,
-  fbo: WebGLFramebuffer,
-  attachment: number,
-  float: boolean,
-): { format: number; channels: number } | null {
-  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, fbo);
-  gl.readBuffer(attachment);
-  const format = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_FORMAT) as number;
-  const type = gl.getParameter(gl.IMPLEMENTATION_COLOR_READ_TYPE) as number;
-  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
-  if (type !== (float ? gl.FLOAT : gl.UNSIGNED_INT)) return null;
-  const channels: [number, number, number][] = [
-    [gl.RED, gl.RED_INTEGER, 1],
-    [gl.RG, gl.RG_INTEGER, 2],
-    [gl.RGBA, gl.RGBA_INTEGER, 4],
-  ];
-  const row = channels.find(([f, fi]) => (float ? f : fi) === format);
-  return row ? { format, channels: row[2] } : null;
-}
+export {
+  CONTEXT_ATTRIBUTES,
+  maxCountFor,
+  openWebGL2,
+  type WebGL2PathBackend,
+  type WebGL2PathInit,
+} from './webgl2-context';
 
 function sameLayout(a: TexLayout, b: TexLayout): boolean {
   return a.width === b.width && a.height === b.height;
@@ -202,6 +82,8 @@ export interface SharedResources<E extends PassEnv> {
   table: Target;
   /** R32F exact cell thresholds of the grid (cell-bounds.ts). */
   bounds: CellBounds;
+  /** The params' program variants, linked in the background or between frames. */
+  variants: ProgramVariants;
 }
 
 /** Everything one build of a path owns. */
@@ -238,7 +120,10 @@ export abstract class WebGL2PathBase<
   /** Largest drawing-buffer side: MAX_RENDERBUFFER_SIZE, MAX_VIEWPORT_DIMS and MAX_TEXTURE_SIZE. */
   readonly maxCanvasSize: number;
   drawMode: DrawMode;
+  /** The params the steps run with (their programs are linked). */
   protected params: FlockParams;
+  /** The params given last: `params` once their programs are linked (see step()). */
+  private wanted: FlockParams;
   protected grid: Grid;
   /** The last state given (reference, not copied): uploaded again after a context restore. */
   private lastState: FlockState;
@@ -270,6 +155,7 @@ export abstract class WebGL2PathBase<
     );
     this.drawMode = init.drawMode ?? 'instanced';
     this.params = init.params;
+    this.wanted = init.params;
     this.grid = gridFor(init.params);
     this.lastState = init.state;
     this.count = init.state.count;
@@ -296,6 +182,15 @@ export abstract class WebGL2PathBase<
 
   // ---- the path's hooks ------------------------------------------------------------------
 
+  /**
+   * The context's KHR_parallel_shader_compile (programs link in the background), or null: absent,
+   * or hidden with init.disable 'KHR_parallel_shader_compile' (tests of the synchronous path).
+   */
+  protected parallelCompile(): KHR_parallel_shader_compile | null {
+    if (this.init.disable.has('KHR_parallel_shader_compile')) return null;
+    return this.gl.getExtension('KHR_parallel_shader_compile');
+  }
+
   /** Throws a FlockError on 'backend' when this device cannot run the path. */
   protected abstract checkDevice(): void;
   protected abstract createEnv(): E;
@@ -307,8 +202,8 @@ export abstract class WebGL2PathBase<
   protected abstract replaceStates(res: S, count: number): void;
   /** What must fit in GPU memory, for the error when it does not. */
   protected abstract stateStorage(): string;
-  /** Compiles the path's steer program for the current params. */
-  protected abstract compileSteer(env: E): void;
+  /** The path's steer program for `params` (its #defines: one variant per combination). */
+  protected abstract steerSpec(params: FlockParams): ProgramSpec;
   /** Compiles the path's reorder program (for `sort`'s block size). */
   protected abstract compileReorder(env: E, sort: SortTargets): void;
   /** Writes `state` into res.states[0] (tagBoidIds, src/core/boid-order.ts). */
@@ -385,6 +280,8 @@ export abstract class WebGL2PathBase<
   /** Builds every GL resource for the current params and state, and uploads the state. */
   private build(): void {
     const gl = this.gl;
+    // A restore (or the first build) starts with the newest params.
+    if (this.wanted !== this.params) this.switchParams(this.wanted);
     this.checkDevice();
     const tableLayout = this.checkTable(this.grid, this.params.count);
     const env = this.createEnv();
@@ -398,7 +295,13 @@ export abstract class WebGL2PathBase<
       table = createCellTable(gl, tableLayout);
       bounds = uploadCellBounds(gl, this.params, this.grid, null);
       this.checkMemory(this.count);
-      this.res = { env, reader, timer, table, bounds, ...states };
+      const variants = new ProgramVariants(
+        gl,
+        env.programs,
+        () => [this.params, this.wanted].map((p) => this.steerSpec(p)),
+        this.init.variantBound,
+      );
+      this.res = { env, reader, timer, table, bounds, variants, ...states };
       this.warmPrograms();
       this.upload(this.res, this.lastState);
     } catch (e) {
@@ -417,6 +320,7 @@ export abstract class WebGL2PathBase<
     const res = this.res;
     if (!res) return;
     this.res = null;
+    res.variants.close(false);
     res.reader.dispose();
     res.timer.dispose();
     this.freeStates(res);
@@ -429,20 +333,30 @@ export abstract class WebGL2PathBase<
   /** Compiles the programs the current params use, so shader errors surface at once. */
   private warmPrograms(): void {
     const { env } = this.res!;
-    const d = flockDefines(this.params);
-    this.compileSteer(env);
+    const v = this.variant(this.params);
+    for (const s of [v.steer, ...v.shared]) env.programs.get(s.vert, s.frag, s.defines, s.feedback);
     if (this.params.neighborSearch === 'grid') {
       // this.res, not this.ready: on a context restore build() runs while `lost` is still set.
-      const block = { BLOCK_LOG2: this.res!.sort.blockLog2 };
-      env.programs.get('fullscreen.vert.glsl', 'key.frag.glsl', {
-        DIMS: d.DIMS!,
-        WRAP: d.WRAP!,
-        ...block,
-      });
       compileSortPrograms(env, this.res!.sort);
       env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
       this.compileReorder(env, this.res!.sort);
     }
+  }
+
+  /**
+   * The programs that depend on `params`: the path's steer program and (grid) the key pass's,
+   * whose #defines follow the params (this.res must be set).
+   */
+  private variant(params: FlockParams): ProgramVariant {
+    const steer = this.steerSpec(params);
+    if (params.neighborSearch !== 'grid') return { steer, shared: [] };
+    const d = flockDefines(params);
+    const key = {
+      vert: 'fullscreen.vert.glsl',
+      frag: 'key.frag.glsl',
+      defines: { DIMS: d.DIMS!, WRAP: d.WRAP!, BLOCK_LOG2: this.res!.sort.blockLog2 },
+    };
+    return { steer, shared: [key] };
   }
 
   /** `state` into res.states[0], which becomes the current state. */
@@ -469,6 +383,7 @@ export abstract class WebGL2PathBase<
     this.lost = true;
     // Every GL object is gone with the context: forget them (pending reads reject).
     if (this.res) {
+      this.res.variants.close(true);
       this.res.reader.dispose();
       this.res.env.programs.forget();
       this.res = null;
@@ -494,8 +409,50 @@ export abstract class WebGL2PathBase<
 
   // ---- Backend ---------------------------------------------------------------------------
 
+  /**
+   * New params. Programs they need that are not linked yet are linked by ProgramVariants (in the
+   * background with KHR_parallel_shader_compile, else between frames, newest params only): until
+   * then live steps (the frame loop) keep the params whose programs are linked; an explicit step,
+   * setState with another count and the debug hooks link them at once.
+   * @throws FlockError ('count') when the grid's cell table does not fit a texture.
+   */
   setParams(params: FlockParams): void {
     if (this.disposed) return;
+    this.checkTable(gridFor(params), params.count);
+    this.wanted = params;
+    const res = this.ready;
+    if (!res) {
+      this.switchParams(params);
+      return;
+    }
+    const v = this.variant(params);
+    res.variants.request(v);
+    if (res.variants.ready(v)) this.switchParams(params);
+  }
+
+  /**
+   * Steps run with the newest params from here when their programs are linked, or `wait`: then
+   * in any case (a link still running is waited for). A variant that failed to link is reported
+   * (onError) and the params stay as they run.
+   */
+  private catchUp(wait: boolean): void {
+    if (this.wanted === this.params) return;
+    const variants = this.ready?.variants;
+    if (variants && !wait) {
+      const v = this.variant(this.wanted);
+      const failed = variants.failure(v);
+      if (failed !== undefined) {
+        this.wanted = this.params;
+        this.init.onError?.(failed);
+        return;
+      }
+      if (!variants.ready(v)) return;
+    }
+    this.switchParams(this.wanted);
+  }
+
+  /** `params` become the params the steps run with (programs linked here where not yet). */
+  private switchParams(params: FlockParams): void {
     const grid = gridFor(params);
     const tableLayout = this.checkTable(grid, params.count);
     const searchChanged = params.neighborSearch !== this.params.neighborSearch;
@@ -514,6 +471,21 @@ export abstract class WebGL2PathBase<
     this.warmPrograms();
   }
 
+  /** The program variants of the params (see setParams); absent while the context is lost. */
+  get variants(): BackendVariants | undefined {
+    const v = this.ready?.variants;
+    if (!v) return undefined;
+    const settled = async () => {
+      await v.settled();
+      this.catchUp(false);
+    };
+    return {
+      settled,
+      current: this.wanted === this.params,
+      stats: () => v.stats(),
+    };
+  }
+
   /** The simulated time t, seconds, at the start of the next step. */
   get time(): number {
     return this.clock.time;
@@ -522,6 +494,8 @@ export abstract class WebGL2PathBase<
   setState(state: FlockState, time = 0): void {
     if (this.disposed) return;
     this.checkCount(state.count);
+    // A new count needs the newest params' cell table and layout.
+    if (state.count !== this.count) this.catchUp(true);
     this.clock.reset(time);
     this.lastState = state;
     this.count = state.count;
@@ -533,9 +507,10 @@ export abstract class WebGL2PathBase<
     this.upload(res, state);
   }
 
-  step(n: number): void {
+  step(n: number, live = false): void {
     const res = this.ready;
     if (!res) return;
+    this.catchUp(!live);
     res.timer.poll();
     for (let k = 0; k < n; k++) {
       this.stepOnce(res, this.clock.time);
@@ -608,6 +583,7 @@ export abstract class WebGL2PathBase<
   render(view: RenderView): void {
     const res = this.ready;
     if (!res) return;
+    this.catchUp(false);
     res.timer.begin('draw');
     runDraw(
       res.env,
@@ -648,6 +624,7 @@ export abstract class WebGL2PathBase<
 
   async debugSortedKeys(): Promise<{ keys: Uint32Array; ids: Uint32Array }> {
     const res = this.requireReady();
+    this.catchUp(true);
     const count = this.count;
     const sorted = this.buildGrid(res);
     const pairs = targetRead(this.gl, sorted, this.gl.COLOR_ATTACHMENT0, count, Uint32Array);
@@ -667,6 +644,7 @@ export abstract class WebGL2PathBase<
 
   async debugNeighborCounts(): Promise<Uint32Array> {
     const res = this.requireReady();
+    this.catchUp(true);
     // The order counted in: the current state (brute) or the reordered scratch one (grid).
     let order = res.states[this.cur];
     let grid: GridInputs | null = null;

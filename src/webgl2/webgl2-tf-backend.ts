@@ -22,11 +22,12 @@
  * feedback passes write it. Never enables EXT_color_buffer_float.
  */
 import { FlockError } from '../core/errors';
+import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import { tagBoidIds, valuesByBoidId } from '../core/boid-order';
 import { probeWebGL2 } from './capabilities';
 import { createSortTargets, deleteSortTargets, runUnpack, type SortTargets } from './bitonic-sort';
-import { ProgramCache } from './program';
+import { ProgramCache, type ProgramSpec } from './program';
 import type { GridInputs } from './steer';
 import {
   copyStateToTextures,
@@ -41,7 +42,7 @@ import {
   type StateCopies,
 } from './tf-feedback';
 import { reorderProgram, runTFReorder } from './tf-reorder';
-import { runTFNeighborCount, runTFSteer, steerProgram } from './tf-steer';
+import { runTFNeighborCount, runTFSteer, steerProgramSpec } from './tf-steer';
 import { powerOfTwoLayout, type Target } from './textures';
 import {
   openWebGL2,
@@ -108,7 +109,7 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     return {
       gl,
       vao: gl.createVertexArray()!,
-      programs: new ProgramCache(gl),
+      programs: new ProgramCache(gl, this.parallelCompile()),
       feedback: gl.createTransformFeedback()!,
     };
   }
@@ -160,8 +161,8 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     return 'state buffers and textures';
   }
 
-  protected compileSteer(env: FeedbackEnv): void {
-    steerProgram(env, this.params, this.params.neighborSearch);
+  protected steerSpec(params: FlockParams): ProgramSpec {
+    return steerProgramSpec(params, params.neighborSearch);
   }
 
   protected compileReorder(env: FeedbackEnv): void {

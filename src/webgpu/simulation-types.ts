@@ -8,6 +8,7 @@ import type { FlockState } from '../core/state';
 import type { WorkgroupSizes } from './bind-groups';
 import type { CandidateUnroll, SearchTile, SortedLayout } from './programs';
 import type { ComputeProgramOptions } from './shaders';
+import type { VariantStats } from '../core/variant-cache';
 import type { PassAverages, PassName } from './timing';
 
 export interface FlockSimulationOptions {
@@ -38,9 +39,15 @@ export interface FlockSimulationOptions {
   /**
    * Steer pipelines specialised for the parameters (default true): the code of the terms that
    * are off compiled out (steer.wgsl TERMS). Compiled in the background when the parameters
-   * change; until then the generic pipeline (same results) runs. `ready()` waits for it.
+   * change (one at a time per device, the newest wish only; steer.ts); until then the generic
+   * pipeline (same results) runs. `ready()` waits for it.
    */
   specialise?: boolean;
+  /**
+   * Most specialised steer pipelines kept on the device (LRU), set by the first simulation on a
+   * device (default STEER_VARIANT_BOUND, 16): tests.
+   */
+  variantBound?: number;
   /**
    * The grid's warp-coherent search (steer.wgsl TILE): boids per tile (0 or 1: off) and the most
    * cells along x a tile may span to use it. Default DEFAULT_SEARCH_TILE.
@@ -109,8 +116,15 @@ export interface FlockSimulation {
   readonly time: number;
   /** Submits n fixed steps (no drawing). */
   step(n?: number): void;
-  /** Resolves once the steer pipeline specialised for the current parameters is in use. */
+  /**
+   * Resolves once the steer pipeline specialised for the newest parameters is in use (or failed
+   * to compile: the generic one, same results, stays).
+   */
   ready(): Promise<void>;
+  /** True while the steer pass runs the pipeline specialised for the current parameters. */
+  readonly specialised: boolean;
+  /** The device's steer variant cache: hits, misses, compiles, evictions, size and bound. */
+  variantStats(): VariantStats;
   /**
    * Encodes n steps into `encoder` (the caller submits, then calls afterSubmit()). Their per-step
    * uniforms are written into fresh ring slots now: submit an encoder before encoding more than

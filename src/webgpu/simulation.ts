@@ -39,6 +39,7 @@ import { readBuffer, readNeighborCounts, readSortedKeys } from './readback';
 import { encodeReorder } from './reorder';
 import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
 import { SteerPass } from './steer';
+import type { VariantStats } from '../core/variant-cache';
 import { PassTimer, type PassAverages, type PassName } from './timing';
 import { SIM_UNIFORMS } from './uniforms';
 import {
@@ -171,6 +172,7 @@ class Simulation implements FlockSimulation {
       compileAfter: (options.pipelines === 'on-use' && options.warmAfter) || Promise.resolve(),
       files: shaderFiles(options.shaderFiles),
       label: this.label,
+      variantBound: options.variantBound,
     });
   }
 
@@ -242,20 +244,28 @@ class Simulation implements FlockSimulation {
 
   async ready(): Promise<void> {
     this.assertLive();
-    await this.steer.program(this._params).done;
+    await this.steer.settled();
   }
 
   encodeSteps(encoder: GPUCommandEncoder, n: number): void {
     this.assertLive();
     const p = this._params;
     const offsets = this.steer.stepOffsets(p, this.clock, n);
-    const program = this.steer.program(p).program;
+    const program = this.steer.program(p);
     for (let s = 0; s < n; s++) {
       const timed = this.timer.beginStep();
       this.encodeGather(encoder, timed);
       this.steer.encode(encoder, p, program, offsets[s]!, timed);
     }
     this.timer.resolve(encoder);
+  }
+
+  variantStats(): VariantStats {
+    return this.steer.stats();
+  }
+
+  get specialised(): boolean {
+    return !this._disposed && this.steer.specialised(this._params);
   }
 
   afterSubmit(): void {
@@ -286,8 +296,8 @@ class Simulation implements FlockSimulation {
     this.ensureLayout();
     this.writeUniforms();
     if (countChanged) this.setRecords(p.count, packRecords(initialState(p)));
-    // Start compiling the specialised steer pipeline of these parameters now.
-    this.steer.program(p);
+    // Ask for the specialised steer pipeline of these parameters (the generic one serves meanwhile).
+    this.steer.request(p);
   }
 
   setState(state: FlockState, time = 0): void {

@@ -8,7 +8,11 @@
  * from its own 256-byte slot of a ring, bound with a dynamic offset, so the many steps of one
  * submission each see their own t.
  * And the specialised pipelines: the code of terms that are off compiled out (src/core/terms.ts),
- * compiled in the background; the generic pipeline (same results) runs until then.
+ * compiled in the background with createComputePipelineAsync; the generic pipeline (same results)
+ * runs until then. They live in one VariantCache per device (src/core/variant-cache.ts), shared by the
+ * flocks of a page: one compile at a time, only the newest wish of each flock compiled, once it
+ * has stayed the same COMPILE_QUIET_MS (a burst of setParams compiles its last variant only), and
+ * at most STEER_VARIANT_BOUND pipelines kept (least recently used released).
  */
 import { nextPow2 } from '../core/numbers';
 import type { FlockParams } from '../core/params';
@@ -16,12 +20,53 @@ import type { SimTime } from '../core/sim-time';
 import { beginPass, dispatch, type PassEnv } from './bind-groups';
 import { BufferUsage } from './constants';
 import { steerTerms } from '../core/terms';
-import { createComputePrograms, type ComputeProgram } from './shaders';
+import { resolveShader } from '../core/shader-source';
+import { VariantCache, type VariantStats } from '../core/variant-cache';
+import { createCheckedModule, type ComputeProgram } from './shaders';
 import { STEP_UNIFORMS } from './uniforms';
 
 /** Stride and initial number of the per-step StepParams slots (the ring grows for longer encodes). */
 const STEP_STRIDE = 256;
 const STEP_SLOTS = 64;
+
+/**
+ * Most specialised steer pipelines kept per device. A storm of random parameters wants up to
+ * 2^9 masks per entry; a GUI session a handful: 16 covers the toggles a session goes back to.
+ */
+export const STEER_VARIANT_BOUND = 16;
+
+/**
+ * A specialised pipeline is compiled once the params' variant has stayed the same this long, ms.
+ * A compile stalls SwiftShader's frames for seconds here (createComputePipelineAsync or not), and
+ * the generic pipeline gives the same numbers meanwhile: a storm of setParams compiles nothing
+ * until it calms down.
+ */
+export const COMPILE_QUIET_MS = 300;
+
+interface DeviceVariants {
+  cache: VariantCache<ComputeProgram>;
+  /** How to compile each key asked for (the closure of the simulation that asked last). */
+  jobs: Map<string, () => Promise<ComputeProgram>>;
+  /** Shader sources by a short id, for the keys. */
+  sources: Map<string, number>;
+}
+const deviceVariants = new WeakMap<GPUDevice, DeviceVariants>();
+
+function variantsOf(device: GPUDevice, bound: number): DeviceVariants {
+  let v = deviceVariants.get(device);
+  if (!v) {
+    const jobs = new Map<string, () => Promise<ComputeProgram>>();
+    const compile = (key: string) => {
+      const job = jobs.get(key)!;
+      jobs.delete(key);
+      return job();
+    };
+    const timing = { quietMs: COMPILE_QUIET_MS };
+    v = { cache: new VariantCache(bound, compile, undefined, timing), jobs, sources: new Map() };
+    deviceVariants.set(device, v);
+  }
+  return v;
+}
 
 /** The steer entry point of a neighbour search. */
 export type SteerName = 'steerGrid' | 'steerBrute';
@@ -38,6 +83,8 @@ export interface SteerOptions {
   files: Readonly<Record<string, string>>;
   /** Label prefix of GPU objects. */
   label: string;
+  /** The device's bound when this is the first simulation on it (default STEER_VARIANT_BOUND). */
+  variantBound?: number;
 }
 
 /** The steer pass of one simulation: its StepParams ring and its specialised pipelines. */
@@ -48,17 +95,22 @@ export class SteerPass {
   private stepNext = 0;
   private stepGeneration = 0;
   private disposed = false;
-  /** Specialised steer programs by entry and TERMS mask: null while compiling or after a failure. */
-  private readonly variants = new Map<
-    string,
-    { program: ComputeProgram | null; done: Promise<void> }
-  >();
+  private readonly variants: DeviceVariants;
+  /** The variant key of the params seen last (program() runs once per encode). */
+  private keyOf: { params: FlockParams; key: string } | null = null;
+  /** Id of steer.wgsl's resolved source in the device's variant keys. */
+  private readonly sourceId: number;
 
   constructor(
     private readonly env: PassEnv,
     private readonly options: SteerOptions,
   ) {
     this.stepBuffer = this.createStepBuffer();
+    this.variants = variantsOf(env.device, options.variantBound ?? STEER_VARIANT_BOUND);
+    const code = resolveShader(env.programs.steerGrid.spec.file, options.files).code;
+    const sources = this.variants.sources;
+    if (!sources.has(code)) sources.set(code, sources.size);
+    this.sourceId = sources.get(code)!;
   }
 
   private createStepBuffer(): GPUBuffer {
@@ -101,38 +153,67 @@ export class SteerPass {
     return offsets;
   }
 
-  /**
-   * The steer program for `p`: the specialised one once compiled (started here in the
-   * background the first time), the generic one until then; `done` settles once it is compiled.
-   */
-  program(p: FlockParams): { program: ComputeProgram; done: Promise<void> } {
-    const name = steerName(p);
-    const generic = this.env.programs[name];
-    if (!this.options.specialise) return { program: generic, done: Promise.resolve() };
+  /** The key of `p`'s specialised program in the device's cache, with what compiles it. */
+  private variant(p: FlockParams): { key: string; compile: () => Promise<ComputeProgram> } {
+    const generic = this.env.programs[steerName(p)];
     const terms = steerTerms(p);
-    const key = `${name}:${terms}`;
-    let v = this.variants.get(key);
-    if (!v) {
-      const spec = {
-        ...generic.spec,
-        constants: { ...generic.spec.constants, TERMS: terms },
-      };
-      const entry: { program: ComputeProgram | null; done: Promise<void> } = {
-        program: null,
-        done: Promise.resolve(),
-      };
-      entry.done = this.options.compileAfter
-        .catch(() => undefined)
-        .then(() => createComputePrograms(this.env.device, { [name]: spec }, this.options.files))
-        .then((made) => {
-          if (!this.disposed) entry.program = made[name]!;
-        })
-        // The generic pipeline computes the same step: keep it when a specialised one fails.
-        .catch(() => undefined);
-      this.variants.set(key, entry);
-      v = entry;
-    }
-    return { program: v.program ?? generic, done: v.done };
+    const spec = { ...generic.spec, constants: { ...generic.spec.constants, TERMS: terms } };
+    const key = `${this.sourceId}|${JSON.stringify(spec)}`;
+    this.keyOf = { params: p, key };
+    const { device } = this.env;
+    const { compileAfter, files } = this.options;
+    const compile = async (): Promise<ComputeProgram> => {
+      await compileAfter.catch(() => undefined);
+      const module = await createCheckedModule(device, spec.file, files);
+      const pipeline = await device.createComputePipelineAsync({
+        label: `${spec.file}:${spec.entry}:TERMS=${terms}`,
+        layout: device.createPipelineLayout({ bindGroupLayouts: generic.layouts }),
+        compute: {
+          module,
+          entryPoint: spec.entry,
+          constants: { WG: spec.workgroupSize, ...spec.constants },
+        },
+      });
+      return { pipeline, layouts: generic.layouts, spec };
+    };
+    return { key, compile };
+  }
+
+  /**
+   * `p` is the new parameters: asks for its specialised program (compiled in the background when
+   * the device's compiler is free, unless newer parameters replace the wish first).
+   */
+  request(p: FlockParams): void {
+    if (!this.options.specialise || this.disposed) return;
+    const { key, compile } = this.variant(p);
+    if (!this.variants.cache.get(key)) this.variants.jobs.set(key, compile);
+    this.variants.cache.request(this, key);
+  }
+
+  /**
+   * The steer program for `p`: the specialised one once compiled, the generic one (same results)
+   * until then or when specialisation is off or failed.
+   */
+  program(p: FlockParams): ComputeProgram {
+    const generic = this.env.programs[steerName(p)];
+    if (!this.options.specialise) return generic;
+    const key = this.keyOf?.params === p ? this.keyOf.key : this.variant(p).key;
+    return this.variants.cache.get(key) ?? generic;
+  }
+
+  /** Whether program(p) is the specialised program (false: the generic one serves). */
+  specialised(p: FlockParams): boolean {
+    return this.options.specialise && this.program(p) !== this.env.programs[steerName(p)];
+  }
+
+  /** Resolves once the newest parameters' specialised program is compiled (or failed). */
+  settled(): Promise<void> {
+    return this.variants.cache.settled(this);
+  }
+
+  /** The device's variant cache counts (shared by the flocks on the device). */
+  stats(): VariantStats {
+    return this.variants.cache.stats();
   }
 
   /**
@@ -173,8 +254,9 @@ export class SteerPass {
     pass.end();
   }
 
-  /** Specialised pipelines that finish compiling after this are not kept. */
+  /** Withdraws this pass's wish from the device's cache (its pipelines stay for other flocks). */
   dispose(): void {
     this.disposed = true;
+    this.variants.cache.withdraw(this);
   }
 }

@@ -12,6 +12,7 @@ import {
   type Backend,
   type BackendInit,
   type BackendTimings,
+  type BackendVariants,
   type RenderView,
 } from '../backend';
 import { FlockError } from '../core/errors';
@@ -181,10 +182,20 @@ class WebGPUBackendImpl implements WebGPUBackend {
     };
     device.addEventListener('uncapturederror', this.onError);
     this.maxCanvasSize = device.limits.maxTextureDimension2D;
+    this.variants = {
+      settled: () => simulation.ready(),
+      get current() {
+        return simulation.specialised;
+      },
+      stats: () => simulation.variantStats(),
+    };
   }
 
   /** Largest drawing-buffer side: the device's maxTextureDimension2D. */
   readonly maxCanvasSize: number;
+
+  /** The steer pipelines specialised for the params; the generic one serves meanwhile. */
+  readonly variants: BackendVariants;
 
   /** The device was lost (or destroyed from outside). */
   isLost(): boolean {
