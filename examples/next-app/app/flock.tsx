@@ -24,6 +24,7 @@ export function Flock(props: {
       className="flock"
       bounds="auto"
       palette="dusk"
+      fit="cover"
       count={props.count}
       color-mode={props.colorMode}
       cohesion-weight={props.cohesion}

@@ -5,10 +5,11 @@ const host = document.createElement('div');
 host.style.cssText = 'width: 100%; height: 70vh';
 document.body.append(host);
 
-// view: the box takes the element's shape (autoBounds) and the dusk palette colours it.
+// view: the box takes the element's shape (autoBounds) and fills it (fit: 'cover'); the dusk
+// palette colours it.
 const flock = await createFlock(host, {
   params: { count: 20000 },
-  view: { autoBounds: true, palette: 'dusk' },
+  view: { autoBounds: true, fit: 'cover', palette: 'dusk' },
 });
 console.log(`gpu-flock runs on ${flock.backend}`, flock.fallbackReasons);
 try {
