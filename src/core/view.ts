@@ -99,8 +99,10 @@ export interface ViewOptions {
    */
   autoBounds: boolean;
   /**
-   * Boids per 10,000 CSS px² of the element: the count from its area, capped by the device's
-   * probed count and by params.count as a maximum (densityCount in src/core/page.ts); 0 = off.
+   * Boids per 10,000 CSS px² of the canvas: the count from its area (densityCount in
+   * src/core/page.ts), capped by params.count as a maximum and by the rung's maxCount (the
+   * element: by its probe's count too), refitted DENSITY_REFIT_MS after the last resize (a count
+   * change re-initialises; src/flock/page-input.ts); 0 = off.
    */
   density: number;
   /**
