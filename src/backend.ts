@@ -99,6 +99,12 @@ export interface BackendInit {
   ownsCanvas?: boolean;
   /** Simulated time of `state`, seconds (default 0): a fallback or restore resumes at it. */
   time?: number;
+  /**
+   * WebGL2 rungs: draw with the page's shared context (src/webgl2/shared-context.ts) and move
+   * each frame into `canvas`: true, false (the default: the canvas's own context) or 'auto' (what
+   * a flock asks: shared from the second live WebGL2 flock on a page on).
+   */
+  shareContext?: boolean | 'auto';
 }
 
 export interface Backend {

@@ -504,6 +504,7 @@ export class BackendHost {
       time: this._journal.snapshot.time,
       limits: this._options.limits,
       ownsCanvas: !this._surface.onCallerCanvas,
+      shareContext: 'auto',
       onLost: (reason) => {
         if (backend) this.lost(backend, kind, reason);
       },

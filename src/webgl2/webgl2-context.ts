@@ -8,6 +8,7 @@ import { FlockError } from '../core/errors';
 import { capWebGL2 } from '../core/limits';
 import { MAX_COUNT } from '../core/params';
 import { trackGL } from './gl-tracker';
+import { openSharedGL } from './shared-context';
 import type { DrawMode } from './renderer';
 
 /** Options of both WebGL2 backends beyond the common BackendInit. */
@@ -29,7 +30,10 @@ export interface WebGL2PathBackend extends Backend {
   drawMode: DrawMode;
   /** The MAX_TEXTURE_SIZE in use (device limit, or the lower one asked for). */
   readonly maxTextureSize: number;
-  /** The context (tests read pixels from it). */
+  /**
+   * The context (tests read pixels from it): the canvas's own, or the page's shared one
+   * (shared-context.ts), whose frames are moved into `canvas` as they are drawn.
+   */
   readonly gl: WebGL2RenderingContext;
 }
 
@@ -56,7 +60,8 @@ export function maxCountFor(maxTextureSize: number): number {
 }
 
 /**
- * The WebGL2 context of `init.canvas` (counted by gl-tracker.ts) and the MAX_TEXTURE_SIZE to use.
+ * The WebGL2 context of `init.canvas` (counted by gl-tracker.ts) and the MAX_TEXTURE_SIZE to use;
+ * or the page's shared context when `init.shareContext` says so (shared-context.ts).
  * @throws FlockError field 'backend', value `rung`, when the canvas gives no WebGL2 context.
  */
 export function openWebGL2(
@@ -64,6 +69,8 @@ export function openWebGL2(
   rung: 'webgl2' | 'webgl2-tf',
   allowed: string,
 ): { gl: WebGL2RenderingContext; maxTextureSize: number } {
+  const shared = openSharedGL(init, CONTEXT_ATTRIBUTES);
+  if (shared) return shared;
   const gl = init.canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null;
   if (!gl) {
     // A canvas that holds another context type (2d, webgpu) gives null; one that cannot make a

@@ -18,7 +18,8 @@
  *
  * A backend owns every GL object it creates (counted by gl-tracker.ts) and frees them in
  * dispose(); the context of a canvas the flock made (init.ownsCanvas) is given back there too
- * (WEBGL_lose_context), a caller's canvas keeps its context for the next user.
+ * (WEBGL_lose_context), a caller's canvas keeps its context for the next user. Flocks beyond the
+ * first on a page draw with one shared context instead (shared-context.ts, ContextHome).
  */
 import {
   NO_PASS_TIMES,
@@ -41,7 +42,6 @@ import {
 } from './bitonic-sort';
 import { uploadCellBounds, type CellBounds } from './cell-bounds';
 import { cellTableLayout, createCellTable, runCellTable } from './cell-table';
-import { resetGLTracker } from './gl-tracker';
 import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
 import type { PassEnv } from './pass-env';
@@ -51,6 +51,7 @@ import type { GridInputs } from './steer';
 import { deleteTarget, powerOfTwoLayout, type TexLayout, type Target } from './textures';
 import { flockDefines } from './uniforms';
 import type { ProgramSpec } from './program';
+import { ContextHome } from './shared-context';
 import { ProgramVariants, type ProgramVariant } from './program-variants';
 import { maxCountFor, type WebGL2PathBackend, type WebGL2PathInit } from './webgl2-context';
 
@@ -107,9 +108,6 @@ export interface StateRead {
  * The constructor only checks and records; `start()` (called by the factories) builds the
  * resources through the hooks, once the subclass's own fields are set.
  */
-/** The live (not disposed) WebGL2 backend drawing on each canvas. */
-const liveOn = new WeakMap<HTMLCanvasElement, object>();
-
 export abstract class WebGL2PathBase<
   E extends PassEnv,
   P,
@@ -138,6 +136,8 @@ export abstract class WebGL2PathBase<
   private started = false;
   private readonly onLostEvent = (e: Event) => this.handleLost(e);
   private readonly onRestoredEvent = () => this.handleRestored();
+  /** The canvas's own context or the page's shared one (shared-context.ts). */
+  private readonly home: ContextHome;
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -145,6 +145,7 @@ export abstract class WebGL2PathBase<
     readonly maxTextureSize: number,
     protected readonly init: WebGL2PathInit,
   ) {
+    this.home = new ContextHome(canvas, gl);
     this.maxCount = maxCountFor(maxTextureSize);
     const dims = gl.getParameter(gl.MAX_VIEWPORT_DIMS) as Int32Array | null;
     this.maxCanvasSize = Math.min(
@@ -161,7 +162,12 @@ export abstract class WebGL2PathBase<
     this.count = init.state.count;
     this.clock = new SimTime(init.params.timeStep);
     this.clock.reset(init.time ?? 0);
-    this.checkCount(this.count);
+    try {
+      this.checkCount(this.count);
+    } catch (e) {
+      this.home.detach(init.ownsCanvas === true);
+      throw e;
+    }
   }
 
   /**
@@ -173,10 +179,13 @@ export abstract class WebGL2PathBase<
   start(): this {
     if (this.started) throw new Error('internal: WebGL2 path started twice');
     this.started = true;
-    this.build();
-    this.canvas.addEventListener('webglcontextlost', this.onLostEvent);
-    this.canvas.addEventListener('webglcontextrestored', this.onRestoredEvent);
-    liveOn.set(this.canvas, this);
+    try {
+      this.build();
+    } catch (e) {
+      this.home.detach(this.init.ownsCanvas === true);
+      throw e;
+    }
+    this.home.attach(this.onLostEvent, this.onRestoredEvent);
     return this;
   }
 
@@ -393,7 +402,7 @@ export abstract class WebGL2PathBase<
 
   private handleRestored(): void {
     if (this.disposed) return;
-    resetGLTracker(this.gl);
+    this.home.restored();
     try {
       this.build();
     } catch (err) {
@@ -585,6 +594,7 @@ export abstract class WebGL2PathBase<
     if (!res) return;
     this.catchUp(false);
     res.timer.begin('draw');
+    this.home.beginFrame(view.width, view.height);
     runDraw(
       res.env,
       this.currentTextures(res),
@@ -594,6 +604,7 @@ export abstract class WebGL2PathBase<
       this.drawMode,
       this.time,
     );
+    this.home.endFrame();
     res.timer.end();
   }
 
@@ -663,27 +674,7 @@ export abstract class WebGL2PathBase<
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.canvas.removeEventListener('webglcontextlost', this.onLostEvent);
-    this.canvas.removeEventListener('webglcontextrestored', this.onRestoredEvent);
-    if (liveOn.get(this.canvas) === this) liveOn.delete(this.canvas);
     this.freeResources();
-    // Give the context back now rather than when the canvas is collected: browsers keep ~16
-    // live contexts per page and evict the oldest (another flock) beyond that.
-    if (this.gl.isContextLost()) {
-      // Lost now (the flock falls back, or is disposed mid-loss) and maybe restored later, when
-      // the page or the browser calls restoreContext: a context that comes back after its flock
-      // moved on is no one's, and would count against that cap forever on a detached canvas.
-      // Give it back the moment it returns (issue 21, reproduction 2).
-      // A caller's canvas still in the page keeps it for the next user, as a live one does.
-      const { gl, canvas } = this;
-      const owns = this.init.ownsCanvas === true;
-      const release = () => {
-        if (liveOn.has(canvas) || (!owns && canvas.isConnected)) return;
-        gl.getExtension('WEBGL_lose_context')?.loseContext();
-      };
-      canvas.addEventListener('webglcontextrestored', release, { once: true });
-    } else if (this.init.ownsCanvas) {
-      this.gl.getExtension('WEBGL_lose_context')?.loseContext();
-    }
+    this.home.detach(this.init.ownsCanvas === true);
   }
 }

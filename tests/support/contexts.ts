@@ -1,5 +1,6 @@
 /**
- * Counts the WebGL2 contexts and WebGPU devices a page makes from the call on (browser tests only):
+ * Counts the WebGL2 contexts (on canvases and OffscreenCanvases) and WebGPU devices a page makes
+ * from the call on (browser tests only):
  * `liveGL()` those not lost, `liveDevices()` those not lost; `restore()` undoes the patches.
  */
 export function trackContexts(): {
@@ -21,6 +22,22 @@ export function trackContexts(): {
     }
     return ctx;
   } as typeof getContext;
+  // The page's shared WebGL2 context lives on an OffscreenCanvas (src/webgl2/shared-context.ts).
+  const hasOffscreen = typeof OffscreenCanvas !== 'undefined';
+  const offscreenGetContext = hasOffscreen ? OffscreenCanvas.prototype.getContext : null;
+  if (hasOffscreen) {
+    OffscreenCanvas.prototype.getContext = function (
+      this: OffscreenCanvas,
+      type: string,
+      ...rest: unknown[]
+    ) {
+      const ctx = (offscreenGetContext as (...a: unknown[]) => unknown).call(this, type, ...rest);
+      if (type === 'webgl2' && ctx && !gls.includes(ctx as WebGL2RenderingContext)) {
+        gls.push(ctx as WebGL2RenderingContext);
+      }
+      return ctx;
+    } as typeof offscreenGetContext & object;
+  }
   const hasGPU = typeof GPUAdapter !== 'undefined';
   const requestDevice = hasGPU ? GPUAdapter.prototype.requestDevice : null;
   if (hasGPU) {
@@ -40,6 +57,7 @@ export function trackContexts(): {
     liveDevices: () => devices.filter((d) => !d.lost).length,
     restore: () => {
       HTMLCanvasElement.prototype.getContext = getContext;
+      if (hasOffscreen) OffscreenCanvas.prototype.getContext = offscreenGetContext!;
       if (hasGPU) GPUAdapter.prototype.requestDevice = requestDevice!;
     },
   };
