@@ -93,7 +93,7 @@ try {
     p.evaluate(
       async ({ count, backend }) => {
         const { createFlock } = await import('/src/index.ts');
-        const { caseParams } = await import('/src/bench/measure.ts');
+        const { caseParams } = await import('/src/bench/cases.ts');
         window.__f ??= {};
         const flock = await createFlock(undefined, {
           backend,

@@ -10,7 +10,7 @@
  *        counts=4096,16384 (or minN= maxN=)  bruteMax=16384  samples=7  batch=auto|4
  *        budget=2000 (ms per step)  frames=5 (0: no drawing)  seed=1  dims=3  auto=1
  *        behaviours=none|all|terms|variant,variant (cost rows on webgpu counting and webgl2
- *        grid, if chosen; variants: ALL_VARIANTS of measure.ts)
+ *        grid, if chosen; variants: ALL_VARIANTS of cases.ts)
  *        behaviourCounts=16384,65536  rounds=9
  * Hash `#side` sets up the side-by-side view on load.
  */
@@ -30,16 +30,15 @@ import {
   TERM_VARIANTS,
   SWEEP_COUNTS,
   caseLabel,
-  isMeasured,
-  observeLongTasks,
-  runCosts,
-  runSweep,
   STEADY_STEPS,
   sweepCap,
-  type AnyRow,
   type BehaviourVariant,
   type BenchFamily,
-} from './measure';
+} from './cases';
+import { runCosts } from './cost-rows';
+import { observeLongTasks } from './long-tasks';
+import { runSweep } from './measure';
+import { isMeasured, type AnyRow } from './rows';
 import {
   benchTable,
   capacitySentence,

@@ -8,7 +8,7 @@ import type { BackendKind } from '../backend';
 import { measureCapacity } from '../capacity';
 import { sceneBounds } from '../core/presets';
 import { createFlock } from '../index';
-import { BACKEND_NAMES, skipInWords } from './measure';
+import { BACKEND_NAMES, skipInWords } from './rows';
 import type { BackendCapacity } from './report';
 
 /** How long each backend's search may take, and how it reports. */

@@ -22,16 +22,9 @@ import {
   Tooltip,
   type ChartDataset,
 } from 'chart.js';
-import {
-  ALL_FAMILIES,
-  PASS_KEYS,
-  caseLabel,
-  isMeasured,
-  type AnyRow,
-  type BenchRow,
-} from './measure';
+import { ALL_FAMILIES, PASS_KEYS, caseLabel } from './cases';
+import { isMeasured, type AnyRow, type BenchRow, BACKEND_NAMES } from './rows';
 import { BACKEND_LADDER } from '../backend';
-import { BACKEND_NAMES } from './measure';
 import { ms, type BackendCapacity } from './report';
 
 /** A run to draw: its rows, capacity and device label (the page's own, or an imported file). */

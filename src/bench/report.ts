@@ -10,18 +10,9 @@
 import type { BackendKind } from '../backend';
 import type { CapacityResult, MeasuredProbe } from '../capacity';
 import { reportLines, type DeviceReport } from './device-report';
-import {
-  ALL_FAMILIES,
-  BACKEND_NAMES,
-  PASS_KEYS,
-  ALL_VARIANTS,
-  caseLabel,
-  isMeasured,
-  quantile,
-  type AnyRow,
-  type BehaviourVariant,
-  type BenchRow,
-} from './measure';
+import { ALL_FAMILIES, PASS_KEYS, ALL_VARIANTS, caseLabel, type BehaviourVariant } from './cases';
+import { BACKEND_NAMES, isMeasured, type AnyRow, type BenchRow } from './rows';
+import { quantile } from './stats';
 
 export interface Ratios {
   xBrute: number | null;

@@ -15,7 +15,7 @@ import {
   type FlockParams,
   type FlockState,
 } from '../index';
-import { caseParams } from './measure';
+import { caseParams } from './cases';
 
 /** Per-boid position difference: the largest coordinate difference (the tolerance rule's measure). */
 export interface Divergence {

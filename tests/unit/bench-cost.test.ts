@@ -1,4 +1,4 @@
-// The benchmark's cost rows (src/bench/measure.ts runCosts, report.ts): each variant's parameters
+// The benchmark's cost rows (src/bench/cost-rows.ts runCosts, cases.ts, report.ts): each variant's parameters
 // are valid and switch on only its own term; labels, table order and the "vs plain" cell.
 import { describe, expect, test } from 'vitest';
 import {
@@ -6,9 +6,9 @@ import {
   caseLabel,
   caseParams,
   type BehaviourVariant,
-  type BenchRow,
   type TermName,
-} from '../../src/bench/measure';
+} from '../../src/bench/cases';
+import type { BenchRow } from '../../src/bench/rows';
 import { ratioSpread, sortRows } from '../../src/bench/report';
 import { defaultParams, validateParams } from '../../src/core/params';
 

@@ -1,8 +1,10 @@
-// The sweep's skipped rows say why in words (src/bench/measure.ts): the caps of brute force and
+// The sweep's skipped rows say why in words (src/bench/cases.ts sweepCap, src/bench/rows.ts
+// skipInWords): the caps of brute force and
 // the steady rows name their own reason, and a backend's rejection (a FlockError on count or
 // backend) becomes a sentence, not "count = 16384 is not allowed".
 import { describe, expect, test } from 'vitest';
-import { STEADY_MAX_COUNT, STEADY_STEPS, skipInWords, sweepCap } from '../../src/bench/measure';
+import { STEADY_MAX_COUNT, STEADY_STEPS, sweepCap } from '../../src/bench/cases';
+import { skipInWords } from '../../src/bench/rows';
 import { FlockError } from '../../src/core/errors';
 
 describe('sweepCap', () => {
