@@ -13,31 +13,29 @@
  *        grid, if chosen; variants: ALL_VARIANTS of cases.ts)
  *        behaviourCounts=16384,65536  rounds=9
  * Hash `#side` sets up the side-by-side view on load.
+ * This file runs the page (a run, export, import, the API); its parts: settings.ts (presets and
+ * the query), controls.ts (the form), results-view.ts (table, device report), side-panel.ts.
  */
 import './bench.css';
-import type { BackendKind } from '../backend';
-import { BACKEND_LADDER } from '../backend';
 import { createFlock, type Flock } from '../index';
-import { BenchCharts, CapacityChart, DivergenceChart, type ChartRun } from './charts';
+import { BenchCharts, CapacityChart, type ChartRun } from './charts';
 import { runCapacity } from './capacity-run';
 import { Progress, leftText } from './progress';
-import { collectDeviceReport, deviceOf, reportLines, type DeviceReport } from './device-report';
+import { collectDeviceReport, deviceOf, type DeviceReport } from './device-report';
 import {
-  ALL_FAMILIES,
-  ALL_VARIANTS,
   COST_BASES,
-  COST_COUNTS,
   TERM_VARIANTS,
-  SWEEP_COUNTS,
   caseLabel,
   STEADY_STEPS,
   sweepCap,
-  type BehaviourVariant,
   type BenchFamily,
 } from './cases';
+import { buildControls, buildValues, settingsFromControls } from './controls';
 import { runCosts } from './cost-rows';
+import { $ } from './dom';
 import { observeLongTasks } from './long-tasks';
 import { runSweep } from './measure';
+import { download, refreshBarChoices, renderDevice, renderTable } from './results-view';
 import { isMeasured, type AnyRow } from './rows';
 import {
   benchTable,
@@ -51,7 +49,9 @@ import {
   type BenchExport,
   type BenchSettings,
 } from './report';
-import { SideBySide, type Divergence } from './side-by-side';
+import { capacityBounds, familiesOf, presetSettings, settingsFromQuery } from './settings';
+import { setupSidePanel } from './side-panel';
+import type { SideBySide } from './side-by-side';
 
 export interface BenchApi {
   /** Rows measured (or skipped) so far in the current or last sweep. */
@@ -88,322 +88,10 @@ declare global {
   }
 }
 
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const q = new URLSearchParams(location.search);
-const list = (k: string) => (q.get(k) ?? '').split(',').filter(Boolean);
-const num = (k: string, d: number) => {
-  const v = Number(q.get(k));
-  return q.has(k) && Number.isFinite(v) ? v : d;
-};
-
-const GRID_FAMILIES = ALL_FAMILIES.filter((f) => f.mode === 'grid');
-
-/**
- * The two runs the page offers. Quick: capacity per backend, then webgpu (counting sort), webgl2,
- * webgl2-tf and cpu at N = 1,024, 4,096 and 16,384 with 3 batches and 3 frames each (about a
- * minute on this project's 2-core machine with a software GPU). Full: every family (both WebGPU
- * sorts, brute force up to 16,384, the steady and dense rows with their 600-step warm-ups),
- * N = 1,024 to 1,048,576, 7 batches and 5 frames, and the cost rows of every behaviour.
- */
-function presetSettings(preset: 'quick' | 'full'): BenchSettings {
-  const quick = preset === 'quick';
-  return {
-    families: quick
-      ? GRID_FAMILIES.filter((f) => f.sort !== 'bitonic' && !f.scene).map(caseLabel)
-      : ALL_FAMILIES.map(caseLabel),
-    counts: quick ? [1024, 4096, 16384] : [...SWEEP_COUNTS],
-    bruteMax: 16384,
-    samples: quick ? 3 : 7,
-    batch: 'auto',
-    frames: quick ? 3 : 5,
-    budgetMs: quick ? 1000 : 2000,
-    dimensions: 3,
-    seed: 1,
-    behaviours: quick ? 'none' : 'all',
-    behaviourCounts: [...COST_COUNTS],
-    rounds: 9,
-    preset,
-    capacity: true,
-  };
-}
-
-/** The capacity search's bounds per run: a quick run keeps each backend to a few seconds. */
-function capacityBounds(s: BenchSettings) {
-  return s.preset === 'full'
-    ? { deadlineMs: 25_000, probeMs: 1500, frames: 5 }
-    : { deadlineMs: 6_000, probeMs: 500, frames: 3 };
-}
-
-/** The settings the page starts with: a preset (quick by default), overridden by the query. */
-function settingsFromQuery(): BenchSettings {
-  const base = presetSettings(q.get('preset') === 'full' ? 'full' : 'quick');
-  let families = base.families;
-  if (q.has('backends')) {
-    const backends = list('backends');
-    const modes = q.has('modes') ? list('modes') : ['grid'];
-    const sorts = q.has('sorts') ? list('sorts') : ['counting', 'bitonic'];
-    families = ALL_FAMILIES.filter(
-      (f) =>
-        backends.includes(f.backend) &&
-        modes.includes(f.mode) &&
-        (f.backend !== 'webgpu' || f.mode === 'brute' || sorts.includes(f.sort!)) &&
-        (!f.scene || q.get('steady') !== '0'),
-    ).map(caseLabel);
-  } else if (q.get('steady') === '0') {
-    families = families.filter((l) => !/steady/.test(l));
-  }
-  let counts = base.counts;
-  if (q.has('counts')) {
-    counts = list('counts')
-      .map(Number)
-      .filter((n) => Number.isInteger(n) && n > 0);
-  } else if (q.has('minN') || q.has('maxN')) {
-    const lo = num('minN', 1024);
-    const hi = num('maxN', 1048576);
-    counts = SWEEP_COUNTS.filter((n) => n >= lo && n <= hi);
-  }
-  const batch = q.get('batch');
-  const b = q.get('behaviours');
-  const behaviourCounts = q.has('behaviourCounts')
-    ? list('behaviourCounts')
-        .map(Number)
-        .filter((n) => Number.isInteger(n) && n > 0)
-    : base.behaviourCounts;
-  return {
-    ...base,
-    families,
-    counts,
-    bruteMax: num('bruteMax', base.bruteMax),
-    samples: num('samples', base.samples),
-    batch: batch === null || batch === 'auto' ? 'auto' : Math.max(1, Number(batch) || 1),
-    frames: num('frames', q.get('draw') === '0' ? 0 : base.frames),
-    budgetMs: num('budget', base.budgetMs),
-    dimensions: num('dims', 3) === 2 ? 2 : 3,
-    seed: num('seed', 1),
-    behaviours:
-      b === 'all' || b === 'terms' || b === 'none'
-        ? b
-        : b && list('behaviours').every((v) => (ALL_VARIANTS as readonly string[]).includes(v))
-          ? (list('behaviours') as BehaviourVariant[])
-          : base.behaviours,
-    behaviourCounts,
-    rounds: Math.max(3, Math.round(num('rounds', base.rounds))),
-    capacity: q.has('capacity') ? q.get('capacity') !== '0' : base.capacity,
-  };
-}
-
-function familiesOf(s: BenchSettings): BenchFamily[] {
-  return ALL_FAMILIES.filter((f) => s.families.includes(caseLabel(f)));
-}
-
-// ---- controls --------------------------------------------------------------------------------
-
-const fmtN = (n: number) => n.toLocaleString('en-US');
-
-function option(sel: HTMLSelectElement, value: string, text = value): void {
-  const o = document.createElement('option');
-  o.value = value;
-  o.textContent = text;
-  sel.append(o);
-}
-
-function buildControls(s: BenchSettings): void {
-  const boxes = $('family-boxes');
-  for (const f of GRID_FAMILIES) {
-    const label = caseLabel(f);
-    const l = document.createElement('label');
-    const cb = document.createElement('input');
-    cb.type = 'checkbox';
-    cb.value = label;
-    cb.dataset.backend = f.backend;
-    l.append(
-      cb,
-      ' ',
-      label === 'webgl2 grid'
-        ? 'webgl2'
-        : label === 'cpu grid'
-          ? 'cpu'
-          : label === 'webgl2-tf grid'
-            ? 'webgl2-tf'
-            : label,
-    );
-    boxes.append(l);
-  }
-  for (const id of ['min-n', 'max-n', 'brute-max'])
-    for (const n of SWEEP_COUNTS) option($<HTMLSelectElement>(id), String(n), fmtN(n));
-  for (const id of ['side-left', 'side-right'])
-    for (const b of BACKEND_LADDER) option($<HTMLSelectElement>(id), b);
-  $<HTMLSelectElement>('side-left').value = 'webgl2';
-  $<HTMLSelectElement>('side-right').value = 'webgpu';
-  buildValues(s);
-}
-
-/** Sets the controls to the settings `s`. */
-function buildValues(s: BenchSettings): void {
-  for (const cb of $('family-boxes').querySelectorAll<HTMLInputElement>('input'))
-    cb.checked = s.families.includes(cb.value);
-  ($('brute') as HTMLInputElement).checked = s.families.some((l) => l.endsWith('brute'));
-  $<HTMLSelectElement>('min-n').value = String(Math.min(...s.counts));
-  $<HTMLSelectElement>('max-n').value = String(Math.max(...s.counts));
-  $<HTMLSelectElement>('brute-max').value = String(
-    SWEEP_COUNTS.includes(s.bruteMax) ? s.bruteMax : 16384,
-  );
-  $<HTMLInputElement>('budget').value = String(s.budgetMs);
-  $<HTMLInputElement>('samples').value = String(s.samples);
-  $<HTMLInputElement>('batch').value = String(s.batch);
-  $<HTMLInputElement>('frames').value = String(s.frames);
-  $<HTMLInputElement>('seed').value = String(s.seed);
-  $<HTMLSelectElement>('dims').value = String(s.dimensions);
-  $<HTMLSelectElement>('behaviours').value = Array.isArray(s.behaviours) ? 'terms' : s.behaviours;
-  $<HTMLInputElement>('capacity').checked = s.capacity !== false;
-}
-
-/** The settings the controls show now. */
-function settingsFromControls(prev: BenchSettings): BenchSettings {
-  const grid = [...$('family-boxes').querySelectorAll<HTMLInputElement>('input:checked')];
-  const families = grid.map((cb) => cb.value);
-  if (($('brute') as HTMLInputElement).checked) {
-    for (const cb of grid) {
-      const brute = caseLabel({ backend: cb.dataset.backend as BackendKind, mode: 'brute' });
-      if (!families.includes(brute)) families.push(brute);
-    }
-  }
-  const lo = Number($<HTMLSelectElement>('min-n').value);
-  const hi = Number($<HTMLSelectElement>('max-n').value);
-  // Counts given in the query (the CLI) stay as given unless the range controls changed them.
-  const sameRange = lo === Math.min(...prev.counts) && hi === Math.max(...prev.counts);
-  const counts = sameRange ? prev.counts : SWEEP_COUNTS.filter((n) => n >= lo && n <= hi);
-  const batchText = $<HTMLInputElement>('batch').value.trim();
-  const pos = (id: string, d: number) => {
-    const v = Number($<HTMLInputElement>(id).value);
-    return Number.isFinite(v) && v >= 0 ? v : d;
-  };
-  return {
-    families,
-    counts,
-    bruteMax: Number($<HTMLSelectElement>('brute-max').value),
-    samples: Math.max(3, Math.round(pos('samples', 7))),
-    batch:
-      batchText === 'auto' || !batchText ? 'auto' : Math.max(1, Math.round(Number(batchText)) || 1),
-    frames: Math.round(pos('frames', 5)),
-    budgetMs: pos('budget', 2000) || 2000,
-    dimensions: $<HTMLSelectElement>('dims').value === '2' ? 2 : 3,
-    seed: Math.round(pos('seed', 1)) >>> 0,
-    behaviours:
-      Array.isArray(prev.behaviours) && $<HTMLSelectElement>('behaviours').value === 'terms'
-        ? prev.behaviours
-        : ($<HTMLSelectElement>('behaviours').value as 'none' | 'all' | 'terms'),
-    behaviourCounts: prev.behaviourCounts,
-    rounds: prev.rounds,
-    preset: prev.preset,
-    capacity: $<HTMLInputElement>('capacity').checked,
-  };
-}
-
-// ---- results ---------------------------------------------------------------------------------
-
-function renderTable(rows: readonly AnyRow[]): void {
-  const table = $<HTMLTableElement>('results');
-  table.replaceChildren();
-  const t = benchTable(rows);
-  const head = table.createTHead().insertRow();
-  for (const h of t.heads) {
-    const th = document.createElement('th');
-    th.textContent = h;
-    head.append(th);
-  }
-  const body = table.createTBody();
-  let lastN = -1;
-  for (const l of t.lines) {
-    const tr = body.insertRow();
-    if (lastN !== -1 && l.row.count !== lastN) tr.className = 'group';
-    lastN = l.row.count;
-    if (isMeasured(l.row)) {
-      for (const c of l.cells) tr.insertCell().textContent = c;
-    } else {
-      tr.insertCell().textContent = l.cells[0]!;
-      tr.insertCell().textContent = l.cells[1]!;
-      const td = tr.insertCell();
-      td.colSpan = t.heads.length - 2;
-      td.className = 'skipped';
-      td.textContent = l.cells[2]!;
-    }
-  }
-  const kinds = new Set(rows.filter(isMeasured).map((r) => `${r.label}: ${r.timing}`));
-  $('timing-note').textContent = kinds.size
-    ? `Step times: cpu-wait on every row. Per-pass times from: ${[...kinds].join('; ')} (gpu = timer queries; cpu-wait = CPU clock around a wait; none = not split).`
-    : '';
-}
-
-/**
- * The stacked bar's N choices (every N measured in any run) and its pick: the user's, else the
- * largest N that every run (this page's and each imported one) measured, else the largest.
- */
-function refreshBarChoices(runs: readonly (readonly AnyRow[])[]): number {
-  const sel = $<HTMLSelectElement>('bar-n');
-  const measured = runs.map((rs) => rs.filter(isMeasured).filter((r) => !r.behaviours));
-  const counts = [...new Set(measured.flat().map((r) => r.count))].sort((a, b) => a - b);
-  const prev = Number(sel.value);
-  const have = [...sel.options].map((o) => Number(o.value));
-  if (counts.join() !== have.join()) {
-    sel.replaceChildren();
-    for (const n of counts) option(sel, String(n), fmtN(n));
-  }
-  const withRows = measured.filter((rs) => rs.length > 0);
-  const common = counts.filter((n) => withRows.every((rs) => rs.some((r) => r.count === n)));
-  const pick =
-    counts.includes(prev) && sel.dataset.user ? prev : (common.at(-1) ?? counts.at(-1) ?? 0);
-  sel.value = String(pick);
-  return pick;
-}
-
-function renderDevice(r: DeviceReport): void {
-  const ul = $('availability');
-  ul.replaceChildren();
-  for (const kind of BACKEND_LADDER) {
-    const b = r.backends[kind];
-    const li = document.createElement('li');
-    li.className = b?.available ? 'yes' : 'no';
-    li.textContent = b?.available
-      ? `${kind}: available (${deviceOf(r, kind, b.device)}; largest N ${fmtN(b.maxCount ?? 0)})`
-      : `${kind}: not available here: ${b?.reason ?? 'unknown'}`;
-    ul.append(li);
-  }
-  const auto = document.createElement('li');
-  auto.textContent = `auto picks ${r.auto.backend ?? 'nothing'}${
-    Object.keys(r.auto.fallbackReasons).length
-      ? '; fallback reasons: ' +
-        Object.entries(r.auto.fallbackReasons)
-          .map(([k, v]) => `${k}: ${v}`)
-          .join('; ')
-      : ''
-  }`;
-  ul.append(auto);
-  const dl = $('device-report');
-  dl.replaceChildren();
-  for (const [k, v] of reportLines(r)) {
-    const dt = document.createElement('dt');
-    dt.textContent = k;
-    const dd = document.createElement('dd');
-    dd.textContent = v;
-    dl.append(dt, dd);
-  }
-}
-
-function download(name: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 // ---- page ------------------------------------------------------------------------------------
 
-let settings = settingsFromQuery();
+const q = new URLSearchParams(location.search);
+let settings = settingsFromQuery(q);
 buildControls(settings);
 const status = $('status');
 const charts = new BenchCharts(
@@ -418,6 +106,10 @@ let device: DeviceReport | null = null;
 let busy: Promise<unknown> = Promise.resolve();
 let abort = false;
 const longTasks = observeLongTasks();
+const { side, options: sideOptions } = setupSidePanel({
+  device: () => device,
+  settings: () => settings,
+});
 /** The run's WebGPU keeper flock (see run), null between runs. */
 let keeper: Flock | null = null;
 
@@ -656,54 +348,6 @@ $<HTMLInputElement>('import').addEventListener('change', async (e) => {
   }
   input.value = '';
 });
-
-// ---- side by side ----------------------------------------------------------------------------
-
-const divChart = new DivergenceChart($<HTMLCanvasElement>('side-chart'));
-const e3 = (x: number) => x.toExponential(2);
-const side = new SideBySide($('side-left-box'), $('side-right-box'), (d: Divergence | null) => {
-  const err = side.errors;
-  const cap = (f: typeof side.left, why: string | undefined) =>
-    f
-      ? `${f.backend}: ${device ? deviceOf(device, f.backend, f.deviceInfo) : f.deviceInfo}`
-      : `not available here: ${why ?? ''}`;
-  $('side-left-cap').textContent = cap(side.left, err.left);
-  $('side-right-cap').textContent = cap(side.right, err.right);
-  const out = $('side-readout');
-  if (!d) {
-    out.textContent = 'needs both sides running';
-    return;
-  }
-  out.innerHTML = '';
-  const lines = [
-    `steps: ${d.steps} (N = ${fmtN(d.count)})`,
-    `mean |Δp|: ${e3(d.meanPos)}`,
-    `max |Δp|: ${e3(d.maxPos)}   max |Δv|: ${e3(d.maxVel)}`,
-    `boids with |Δp| > 1e-4: ${d.over1e4} (${(d.fracOver1e4 * 100).toFixed(3)}%)`,
-    `one-step tolerance (all but 0.05% within 1e-4 / 1e-3): ${d.withinOneStepTolerance ? 'met' : 'not met'}`,
-  ];
-  for (const l of lines) {
-    const div = document.createElement('div');
-    div.textContent = l;
-    out.append(div);
-  }
-  divChart.update(side.history);
-});
-
-function sideOptions() {
-  return {
-    left: $<HTMLSelectElement>('side-left').value as BackendKind,
-    right: $<HTMLSelectElement>('side-right').value as BackendKind,
-    count: Math.max(1, Math.round(Number($<HTMLInputElement>('side-n').value)) || 4096),
-    seed: settings.seed,
-    dimensions: settings.dimensions,
-  };
-}
-const sideK = () => Math.max(1, Math.round(Number($<HTMLInputElement>('side-k').value)) || 1);
-$('side-init').addEventListener('click', () => void side.init(sideOptions()));
-$('side-step').addEventListener('click', () => void side.advance(sideK()));
-$('side-start').addEventListener('click', () => side.start(sideK()));
-$('side-stop').addEventListener('click', () => void side.stop());
 
 const api: BenchApi = {
   rows,
