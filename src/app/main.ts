@@ -51,7 +51,7 @@ import {
 } from './count-probe';
 import { embedCode } from '../element/embed-code';
 import { ELEMENT_VIEW_DEFAULTS } from '../element/attributes';
-import { PROBE_START_COUNT } from '../element/gpu-flock-element';
+import { PROBE_START_COUNT } from '../element/count-plan';
 import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';

@@ -21,13 +21,9 @@
  * to motion with `motion="always"`.
  * Owns: its flock (and the flock's canvas), its observers and listeners.
  */
-import { createFlock, DISABLE_NAMES, FlockError } from '../index';
-import type { BackendChoice, Flock, FlockOptions } from '../index';
-import { needsReinit, validateParams, type FlockParams } from '../core/params';
-import { shownList } from '../core/errors';
-import { validateView } from '../core/view';
-import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
-import { autoBoundsBox } from '../core/page';
+import { createFlock, FlockError } from '../index';
+import type { Flock, FlockOptions } from '../index';
+import { needsReinit } from '../core/params';
 import {
   macrotask,
   runWarmup,
@@ -35,15 +31,22 @@ import {
   WARMUP_BUDGET_MS,
   type WarmupResult,
 } from '../core/warmup';
-import { COUNT_LADDER, probeCount, type CountProbe } from '../app/count-probe';
+import type { CountProbe } from '../app/count-probe';
+import { ELEMENT_ATTRIBUTES, parseAttribute, type SchemaAttribute } from './attributes';
 import {
-  ELEMENT_ATTRIBUTES,
-  ELEMENT_VIEW_DEFAULTS,
-  parseAttribute,
-  schemaAttributes,
-  type SchemaAttribute,
-} from './attributes';
-import { VIEW_SCHEMA_ENTRIES, type ViewTarget } from './view-support';
+  BY_ATTRIBUTE,
+  elementDefaultOf,
+  optionsFromAttributes,
+  rebuildValueError,
+  REBUILD_ATTRIBUTES,
+  SCHEMA_ATTRS,
+  type AttributeMemory,
+  type ElementOptions,
+} from './attribute-options';
+import { countPlan, probeAndSetCount, type CountPlan } from './count-plan';
+import { deferred, type Deferred } from './deferred';
+import { styleSheet } from './element-style';
+import type { ViewTarget } from './view-support';
 import { STILL_BUDGET_MS, stillPlan } from './still';
 
 /** What the 'still' event carries: the warm-up run before the reduced-motion frame. */
@@ -66,106 +69,8 @@ export interface StartDetail {
 }
 /** Steps per chunk before the pace is known (the bound is checked between chunks). */
 const STILL_FIRST_CHUNK = 8;
-/**
- * The count a probed flock starts at (before the probe measures it): small enough that a frame
- * costs little on any device (a software GPU takes tens of ms), so the probe never steps a
- * large count on a device that cannot hold it.
- */
-export const PROBE_START_COUNT = 2048;
 /** The element starts its flock once it is this close to the viewport. */
 const NEAR_VIEWPORT = '200px';
-
-const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
-
-const CSS = `
-:host { display: block; position: relative; width: 300px; height: 150px; overflow: hidden; }
-:host([hidden]) { display: none; }
-.stage { position: absolute; inset: 0; }
-.gpu-flock-debug { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }
-.gpu-flock-debug[hidden] { display: none; }
-`;
-
-let sheet: CSSStyleSheet | null = null;
-function styleSheet(): CSSStyleSheet | null {
-  if (sheet) return sheet;
-  try {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
-  } catch {
-    sheet = null; // no constructable stylesheets (very old browsers): see connectedCallback
-  }
-  return sheet;
-}
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(v: T): void;
-  reject(e: unknown): void;
-  settled: boolean;
-}
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Nobody may be listening: a failed start is reported by the 'error' event, not as an
-  // unhandled rejection. Callers who await `ready` still see the rejection.
-  promise.catch(() => undefined);
-  const d: Deferred<T> = {
-    promise,
-    settled: false,
-    resolve: (v) => {
-      d.settled = true;
-      resolve(v);
-    },
-    reject: (e) => {
-      d.settled = true;
-      reject(e);
-    },
-  };
-  return d;
-}
-
-const SCHEMA_ATTRS: readonly SchemaAttribute[] = schemaAttributes(VIEW_SCHEMA_ENTRIES);
-const BY_ATTRIBUTE = new Map(SCHEMA_ATTRS.map((a) => [a.attribute, a]));
-const REBUILD_ATTRIBUTES = new Set(['backend', 'disable', 'preset']);
-
-/** The FlockError of a `backend` or `preset` value no flock can start with; null when valid. */
-/** The names of a `disable` attribute (comma- or space-separated). */
-function disableList(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-/** The error of a bad backend, disable or preset value (these rebuild the flock), or null. */
-function rebuildValueError(name: string, value: string | null): FlockError | null {
-  const v = value?.trim() ?? '';
-  if (name === 'backend' && value !== null && !BACKENDS.includes(v as BackendChoice))
-    return new FlockError('backend', value, `one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`);
-  if (name === 'disable' && value !== null) {
-    const unknown = disableList(value).filter(
-      (d) => !(DISABLE_NAMES as readonly string[]).includes(d),
-    );
-    if (unknown.length > 0)
-      return new FlockError(
-        'disable',
-        value,
-        `a comma list of ${DISABLE_NAMES.join(', ')}`,
-        `unknown: ${shownList(unknown)}`,
-      );
-  }
-  if (name === 'preset' && v !== '' && !isPresetName(v))
-    return new FlockError(
-      'preset',
-      value,
-      `one of ${PRESET_NAMES.map((n) => `"${n}"`).join(', ')}`,
-    );
-  return null;
-}
 
 // In Node (server rendering) there is no HTMLElement: the module still loads, nothing is defined.
 const Base: typeof HTMLElement =
@@ -209,16 +114,18 @@ export class GpuFlockElement extends Base {
   private _io: IntersectionObserver | null = null;
   private _motionQuery: MediaQueryList | null = null;
   private _stage: HTMLDivElement | null = null;
-  /** Schema attributes whose last value was rejected: retried after every accepted change. */
   private _debug: { dispose(): void } | null = null;
-  private readonly _rejected = new Set<string>();
   /**
-   * The last value of each schema attribute that a flock accepted: a flock started again (the
-   * element re-inserted, a rebuild) with that attribute now invalid keeps it, as a running one does.
+   * What the attributes' options remember: the last value of each schema attribute that a flock
+   * accepted (a flock started again, the element re-inserted or rebuilt, with that attribute now
+   * invalid keeps it, as a running one does), the schema attributes whose last value was rejected
+   * (retried after every accepted change), and the last good `disable` list.
    */
-  private readonly _lastGood = new Map<string, unknown>();
-  /** The last good `disable` list the flock was built with (a bad value keeps it). */
-  private _goodDisable: FlockOptions['disable'] | undefined;
+  private readonly _memory: AttributeMemory = {
+    lastGood: new Map<string, unknown>(),
+    rejected: new Set<string>(),
+    goodDisable: undefined,
+  };
   /** The last good `motion` value (a bad one fires 'error' and keeps it). */
   private _motion: 'auto' | 'always' = 'auto';
   /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
@@ -320,10 +227,10 @@ export class GpuFlockElement extends Base {
       if (attr.target === 'view') {
         this._debugViews();
       }
-      for (const other of [...this._rejected]) {
+      for (const other of [...this._memory.rejected]) {
         const a = BY_ATTRIBUTE.get(other);
         if (a && this._apply(flock, a, this.getAttribute(other), false))
-          this._rejected.delete(other);
+          this._memory.rejected.delete(other);
       }
       if (this._still()) {
         if (attr.target === 'params' && needsReinit([attr.name])) this._stillDrawn = false;
@@ -344,12 +251,12 @@ export class GpuFlockElement extends Base {
       // (Under autoBounds the flock gives a new count its box: src/flock/flock.ts.)
       if (attr.target === 'params') flock.setParams({ [attr.name]: value });
       else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });
-      this._rejected.delete(attr.attribute);
-      if (text === null) this._lastGood.delete(attr.attribute);
-      else this._lastGood.set(attr.attribute, value);
+      this._memory.rejected.delete(attr.attribute);
+      if (text === null) this._memory.lastGood.delete(attr.attribute);
+      else this._memory.lastGood.set(attr.attribute, value);
       return true;
     } catch (e) {
-      this._rejected.add(attr.attribute);
+      this._memory.rejected.add(attr.attribute);
       if (report) this._attributeError(attr.attribute, text, e);
       return false;
     }
@@ -357,12 +264,7 @@ export class GpuFlockElement extends Base {
 
   /** An absent attribute's value: the element's own default where it has one (attributes.ts). */
   private _defaultOf(attr: SchemaAttribute): unknown {
-    if (attr.target === 'view') {
-      if (attr.name === 'pointer') return this.hasAttribute('interactive') ? 'element' : 'off';
-      if (attr.name === 'autoBounds') return this.getAttribute('bounds')?.trim() === 'auto';
-      if (attr.name in ELEMENT_VIEW_DEFAULTS) return ELEMENT_VIEW_DEFAULTS[attr.name];
-    }
-    return defaultOf(attr);
+    return elementDefaultOf(this, attr);
   }
 
   private _attributeError(attribute: string, text: string | null, e: unknown): void {
@@ -379,116 +281,11 @@ export class GpuFlockElement extends Base {
   }
 
   /** The createFlock options the attributes give; bad ones fire 'error' and are left out. */
-  private _options(): FlockOptions & { view: Record<string, unknown> } {
-    const options: FlockOptions & { view: Record<string, unknown> } = {
-      view: {},
-      autoStart: false,
-    };
-    const backend = this.getAttribute('backend');
-    if (backend !== null) {
-      const b = backend.trim() as BackendChoice;
-      if (BACKENDS.includes(b)) options.backend = b;
-      else
-        this._attributeError(
-          'backend',
-          backend,
-          new FlockError('backend', backend, `one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`),
-        );
-    }
-    const disable = this.getAttribute('disable');
-    if (disable !== null) {
-      const bad = rebuildValueError('disable', disable);
-      if (bad) {
-        this._attributeError('disable', disable, bad);
-        // The last good list when there is one (a bad value keeps it); else the known names.
-        options.disable =
-          this._goodDisable ??
-          disableList(disable).filter((d) => (DISABLE_NAMES as readonly string[]).includes(d));
-      } else {
-        options.disable = disableList(disable) as FlockOptions['disable'];
-        this._goodDisable = options.disable;
-      }
-    } else {
-      this._goodDisable = undefined;
-    }
-    // A preset (src/core/presets.ts) gives the starting parameters and view; attributes override.
-    const params: Record<string, unknown> = {};
-    const presetText = this.getAttribute('preset');
-    let preset: ReturnType<typeof presetOptions> | null = null;
-    if (presetText !== null && presetText.trim() !== '') {
-      if (isPresetName(presetText.trim())) {
-        preset = presetOptions(presetText.trim());
-        Object.assign(params, preset.params);
-        const viewNames = new Set(VIEW_SCHEMA_ENTRIES.map((e) => e.name));
-        for (const [k, v] of Object.entries(preset.view)) {
-          if (viewNames.has(k)) options.view[k] = v;
-        }
-      } else {
-        const allowed = `one of ${PRESET_NAMES.map((n) => `"${n}"`).join(', ')}`;
-        this._attributeError('preset', presetText, new FlockError('preset', presetText, allowed));
-      }
-    }
-    // The element's own defaults (warmup 2 s; pointer from `interactive`; bounds="auto").
-    for (const name of ['warmup', 'pointer', 'autoBounds']) {
-      const a = SCHEMA_ATTRS.find((x) => x.target === 'view' && x.name === name);
-      if (a) options.view[name] = this._defaultOf(a);
-    }
-    const bounds = this.getAttribute('bounds');
-    if (bounds !== null && bounds.trim() !== 'auto')
-      this._attributeError('bounds', bounds, new FlockError('bounds', bounds, '"auto"'));
-    // Schema attributes: each applied over the ones accepted so far; one that fails only because
-    // of another (min-speed above the default max-speed, with a larger max-speed given) is retried.
-    let pending = SCHEMA_ATTRS.filter((a) => this.hasAttribute(a.attribute));
-    const failures = new Map<string, unknown>();
-    for (let progress = true; progress && pending.length > 0;) {
-      progress = false;
-      const next: SchemaAttribute[] = [];
-      for (const a of pending) {
-        const value = parseAttribute(a.spec, this.getAttribute(a.attribute) ?? '');
-        const err =
-          a.target === 'params'
-            ? checkParams({ ...params, [a.name]: value })
-            : checkView({ ...options.view, [a.name]: value });
-        if (err === null) {
-          if (a.target === 'params') params[a.name] = value;
-          else options.view[a.name] = value;
-          this._lastGood.set(a.attribute, value);
-          failures.delete(a.attribute);
-          progress = true;
-        } else {
-          failures.set(a.attribute, err);
-          next.push(a);
-        }
-      }
-      pending = next;
-    }
-    for (const a of pending) {
-      this._rejected.add(a.attribute);
-      this._attributeError(a.attribute, this.getAttribute(a.attribute), failures.get(a.attribute));
-      // The value an earlier flock of this element accepted, if it still fits with the rest.
-      if (!this._lastGood.has(a.attribute)) continue;
-      const last = this._lastGood.get(a.attribute);
-      const err =
-        a.target === 'params'
-          ? checkParams({ ...params, [a.name]: last })
-          : checkView({ ...options.view, [a.name]: last });
-      if (err !== null) continue;
-      if (a.target === 'params') params[a.name] = last;
-      else options.view[a.name] = last;
-    }
+  private _options(): ElementOptions {
+    const options = optionsFromAttributes(this, this._memory, (attribute, text, e) =>
+      this._attributeError(attribute, text, e),
+    );
     this._readMotion(true);
-    // A count given beside a preset moves the preset's box with it (same density) unless the
-    // bounds are given too.
-    if (
-      preset &&
-      this.hasAttribute('count') &&
-      !this.hasAttribute('bounds-min') &&
-      !this.hasAttribute('bounds-max') &&
-      params.count !== preset.params.count
-    ) {
-      Object.assign(params, rescaleForCount(validateParams(preset.params), params.count as number));
-    }
-    options.params = params;
     return options;
   }
 
@@ -533,7 +330,7 @@ export class GpuFlockElement extends Base {
     this._failed = false;
     this._changedWhileStarting.length = 0;
     const ready = this._ready.settled ? (this._ready = deferred<Flock>()) : this._ready;
-    this._rejected.clear();
+    this._memory.rejected.clear();
     const stage = this._stage!;
     let flock: Flock;
     let plan: CountPlan;
@@ -592,7 +389,7 @@ export class GpuFlockElement extends Base {
     const detail: StartDetail = {};
     try {
       if (plan.probe) {
-        detail.probe = await this._probe(flock, plan);
+        detail.probe = await probeAndSetCount(flock, plan, this._stage!);
         if (!current()) return;
       }
       if (!this._still() && warmup > 0) {
@@ -628,58 +425,21 @@ export class GpuFlockElement extends Base {
     );
   }
 
-  /**
-   * How the start picks the count: with no `count` attribute, or with a `density`, a probe of this
-   * device picks it (what it holds at 30 fps, src/app/count-probe.ts), capped by `count`, the
-   * preset's count, or the probe's ladder; a density then takes its count from the area up to
-   * that. A probed flock starts at PROBE_START_COUNT (its box scaled to keep the density, unless
-   * the box is given). Under autoBounds the box is the element's shape at every count.
-   */
-  private _countPlan(options: FlockOptions & { view: Record<string, unknown> }): CountPlan {
-    const params = (options.params ?? {}) as Partial<FlockParams>;
-    const density = (options.view.density as number | undefined) ?? 0;
-    const autoBounds = options.view.autoBounds === true;
+  /** How the start picks the count (count-plan.ts); sets the start count in `options`. */
+  private _countPlan(options: ElementOptions): CountPlan {
     // A count attribute that was rejected counts when an earlier flock accepted one (kept).
     const hasCount =
-      this.hasAttribute('count') && (!this._rejected.has('count') || this._lastGood.has('count'));
-    const fixedBox = this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
-    const full = validateParams(params);
-    const plan: CountPlan = {
-      probe: !hasCount || density > 0,
-      cap: hasCount || this.hasAttribute('preset') ? full.count : COUNT_LADDER.at(-1)!,
-      density,
-      autoBounds,
-      scaleBox: !fixedBox && !autoBounds,
-    };
-    const count = plan.probe ? Math.min(PROBE_START_COUNT, plan.cap) : full.count;
-    Object.assign(params, this._countChange(full, count, plan));
-    options.params = params;
-    return plan;
-  }
-
-  /** The params of a new count under `plan`: the count, and the box that goes with it. */
-  private _countChange(p: FlockParams, count: number, plan: CountPlan): Partial<FlockParams> {
-    if (plan.autoBounds) {
-      const s = this._stage!;
-      return {
-        count,
-        ...autoBoundsBox(count, p.dimensions, s.clientWidth, s.clientHeight, p.perceptionRadius),
-      };
-    }
-    if (plan.scaleBox && count !== p.count) return rescaleForCount(p, count);
-    return { count };
-  }
-
-  /** The probe, then the count of the plan (a density's, from the element's area). */
-  private async _probe(flock: Flock, plan: CountPlan): Promise<CountProbe> {
-    const setCount = (count: number) => {
-      void flock.setParams(this._countChange(flock.params, count, plan));
-    };
-    const { reduce: _, ...probe } = await probeCount(flock, () => true, setCount, 30, 3, plan.cap);
-    if (probe.count !== flock.params.count) setCount(probe.count);
-    // The flock's density takes the count from the area up to the probe's (and refits on resize).
-    if (plan.density > 0) flock.setView({ density: plan.density });
-    return { ...probe, count: flock.params.count };
+      this.hasAttribute('count') &&
+      (!this._memory.rejected.has('count') || this._memory.lastGood.has('count'));
+    return countPlan(
+      options,
+      {
+        hasCount,
+        hasPreset: this.hasAttribute('preset'),
+        fixedBox: this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max'),
+      },
+      this._stage!,
+    );
   }
 
   /** True when reduced motion applies: one still frame instead of the loop. */
@@ -826,44 +586,6 @@ export class GpuFlockElement extends Base {
       }
       this._debug = new m.DebugLayer(flock, this._stage!);
     });
-  }
-}
-
-/** How an element's start picks its count (GpuFlockElement._countPlan). */
-interface CountPlan {
-  /** Measure the device (no count attribute, or a density). */
-  probe: boolean;
-  /** The most boids: the count attribute, the preset's count, or the probe's largest. */
-  cap: number;
-  /** view.density (0: off). */
-  density: number;
-  autoBounds: boolean;
-  /** A count change scales the box (same density): the box is neither given nor automatic. */
-  scaleBox: boolean;
-}
-
-function defaultOf(attr: SchemaAttribute): unknown {
-  const d = attr.spec.default;
-  return Array.isArray(d) ? [...(d as unknown[])] : d;
-}
-
-/** null when `view` validates over the defaults, else the error. */
-function checkView(view: Record<string, unknown>): unknown {
-  try {
-    validateView(view);
-    return null;
-  } catch (e) {
-    return e;
-  }
-}
-
-/** null when `params` validate over the defaults, else the error. */
-function checkParams(params: Record<string, unknown>): unknown {
-  try {
-    validateParams(params);
-    return null;
-  } catch (e) {
-    return e;
   }
 }
 
