@@ -36,22 +36,11 @@ import {
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
-import {
-  boundedCount,
-  estimateMs,
-  fitFrameCost,
-  isSmallTouchScreen,
-  MAX_FRAME_MS,
-  probeCount,
-  probeMessage,
-  SLOW_FPS,
-  timeFrames,
-  type CountProbe,
-  type FrameCost,
-} from './count-probe';
+import { isSmallTouchScreen, probeMessage, probeNote } from './probe-text';
+import { boundedCount, estimateMs, MAX_FRAME_MS, type FrameCost } from '../core/frame-cost';
+import { probeCount, PROBE_START_COUNT, type CountProbe } from '../count-probe';
 import { embedCode } from '../element/embed-code';
 import { ELEMENT_VIEW_DEFAULTS } from '../element/attributes';
-import { PROBE_START_COUNT } from '../element/count-plan';
 import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
@@ -291,6 +280,10 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     return count;
   };
 
+  /** A count the demo's way, as measured (not bounded): under scaleBox the box moves with it. */
+  const setCountAsScene = (count: number) =>
+    flock.setParams(state.scaleBox ? rescaleForCount(flock.params, count) : { count });
+
   /** setParams the demo's way: under scaleBox, count and dimensions move the box too. */
   const setParams = (partial: Partial<FlockParams>) => {
     const next = { ...partial };
@@ -486,33 +479,18 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }
   });
 
-  // No count in the URL: measured at the small start count. A phone, or a device the measurement
-  // says draws the scene's count below SLOW_FPS (an old laptop, a software GPU), gets the largest
-  // count that holds 30 fps; any other device gets the scene's count as far as MAX_FRAME_MS a
-  // frame allows (measured again there before going further). ?count=N always wins.
+  // No count in the URL: the count probe (src/count-probe.ts, the benchmark's capacity measure)
+  // from the small start count, up to the scene's count. A device that holds the scene's count at
+  // 30 fps gets it; any other (a phone, an old laptop, a software GPU) gets the largest count
+  // measured to hold 30 fps, and the overlay says so. ?count=N always wins.
   if (!urlHasCount) {
     const phone = isSmallTouchScreen();
-    const slow = (s: { count: number; frameMs: number }) =>
-      estimateMs(fitFrameCost(s), sceneCount) > 1000 / SLOW_FPS;
-    const { reduce, ...probe } = await probeCount(
-      flock,
-      (s) => phone || slow(s),
-      (count) => setParams({ count }),
-    );
+    const probe = await probeCount(flock, { maxCount: sceneCount, setCount: setCountAsScene });
     frameCost = probe.cost;
-    if (reduce) {
+    if (probe.count !== flock.params.count) await setCountAsScene(probe.count);
+    if (phone || !probe.capped) {
       state.probe = probe;
-      if (probe.count !== flock.params.count) setParams({ count: probe.count });
-      overlay.setProbe(probeMessage(probe, phone), probe.count);
-    } else if (sceneCount > flock.params.count) {
-      const first = { count: probe.atCount, frameMs: probe.frameMs };
-      setParams({ count: sceneCount });
-      if (flock.params.count < sceneCount) {
-        // Cut by the proportional estimate (an overestimate): measure there, fit, go on.
-        const second = await timeFrames(flock, 3);
-        frameCost = fitFrameCost(first, second);
-        setParams({ count: sceneCount });
-      }
+      overlay.setProbe(probeMessage(probe, phone), probe.count, probeNote(probe));
     }
   }
   if (density > 0) flock.setView({ density });

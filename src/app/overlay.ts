@@ -12,6 +12,8 @@ export class Overlay {
   private probe = '';
   /** The count the probe chose: its line shows only while the flock runs that count. */
   private probeCount = -1;
+  /** The note beside that count on the first line ('chosen for 30 fps'). */
+  private probeNote = '';
   /** A note about the count (the cpu cap, a count cut to keep the page answering), and the count it is about. */
   private countNote: { text: string; count: number } | null = null;
   private urlErrors: string[] = [];
@@ -50,12 +52,14 @@ export class Overlay {
 
   /**
    * What the demo chose for this device (the count probe on a small touch screen or a slow
-   * device) and the count it chose: shown while the flock runs that count, so that the overlay
-   * never says "chosen for 30 fps" of a count picked since from the menu or the panel.
+   * device), the count it chose and the note beside it on the first line ('chosen for 30 fps'
+   * when the probe measured it to hold 30 fps): shown while the flock runs that count, so that
+   * the overlay never says it of a count picked since from the menu or the panel.
    */
-  setProbe(text: string, count: number): void {
+  setProbe(text: string, count: number, note: string): void {
     this.probe = text;
     this.probeCount = count;
+    this.probeNote = note;
     this.render();
   }
 
@@ -92,7 +96,7 @@ export class Overlay {
       const probed = this.probe !== '' && p.count === this.probeCount;
       lines.push([
         'compact',
-        `${f.backend} · ${p.count} boids${probed ? ' (chosen for 30 fps)' : ''} · ` +
+        `${f.backend} · ${p.count} boids${probed ? ` (${this.probeNote})` : ''} · ` +
           `${f.stats.fps.toFixed(0)} fps` +
           (f.running && f.stats.stepsPerFrame > 0 && f.stats.timeScale < 0.95
             ? ` · ${f.stats.timeScale.toPrecision(2)}x real time`

@@ -1,23 +1,17 @@
 /**
  * How a <gpu-flock> element picks its count when it starts: with no `count` attribute, or with a
- * `density`, a probe of this device picks it (what it holds at 30 fps), capped by `count`, the
- * preset's count, or the probe's largest; a density then takes its count from the area up to
- * that. A probed flock starts at PROBE_START_COUNT (its box scaled to keep the density, unless
- * the box is given). Under autoBounds the box is the element's shape at every count.
+ * `density`, the count probe (src/count-probe.ts: the benchmark's capacity measure, bounded in
+ * wall time) picks the largest count this device holds at 30 fps, capped by `count`, the preset's
+ * count, or PROBE_MAX_COUNT; a density then takes its count from the area up to that. A probed
+ * flock starts at PROBE_START_COUNT (its box scaled to keep the density, unless the box is
+ * given). Under autoBounds the box is the element's shape at every count.
  */
 import type { Flock } from '../index';
 import { validateParams, type FlockParams } from '../core/params';
 import { rescaleForCount } from '../core/presets';
 import { autoBoundsBox } from '../core/page';
-import { COUNT_LADDER, probeCount, type CountProbe } from '../app/count-probe';
+import { probeCount, PROBE_MAX_COUNT, PROBE_START_COUNT, type CountProbe } from '../count-probe';
 import type { ElementOptions } from './attribute-options';
-
-/**
- * The count a probed flock starts at (before the probe measures it): small enough that a frame
- * costs little on any device (a software GPU takes tens of ms), so the probe never steps a
- * large count on a device that cannot hold it.
- */
-export const PROBE_START_COUNT = 2048;
 
 /** How an element's start picks its count (countPlan). */
 export interface CountPlan {
@@ -82,7 +76,7 @@ export function countPlan(options: ElementOptions, facts: CountFacts, stage: Sta
   const full = validateParams(params);
   const plan: CountPlan = {
     probe: !facts.hasCount || density > 0,
-    cap: facts.hasCount || facts.hasPreset ? full.count : COUNT_LADDER.at(-1)!,
+    cap: facts.hasCount || facts.hasPreset ? full.count : PROBE_MAX_COUNT,
     density,
     autoBounds,
     scaleBox: !facts.fixedBox && !autoBounds,
@@ -102,11 +96,10 @@ export async function probeAndSetCount(
   plan: CountPlan,
   stage: StageSize,
 ): Promise<CountProbe> {
-  const setCount = (count: number) => {
-    void flock.setParams(countChange(flock.params, count, plan, stage));
-  };
-  const { reduce: _, ...probe } = await probeCount(flock, () => true, setCount, 30, 3, plan.cap);
-  if (probe.count !== flock.params.count) setCount(probe.count);
+  const setCount = (count: number) =>
+    flock.setParams(countChange(flock.params, count, plan, stage));
+  const probe = await probeCount(flock, { maxCount: plan.cap, setCount });
+  if (probe.count !== flock.params.count) await setCount(probe.count);
   // The flock's density takes the count from the area up to the probe's (and refits on resize).
   if (plan.density > 0) flock.setView({ density: plan.density });
   return { ...probe, count: flock.params.count };

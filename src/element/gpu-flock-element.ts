@@ -31,7 +31,7 @@ import {
   WARMUP_BUDGET_MS,
   type WarmupResult,
 } from '../core/warmup';
-import type { CountProbe } from '../app/count-probe';
+import type { CountProbe } from '../count-probe';
 import { ELEMENT_ATTRIBUTES, parseAttribute, type SchemaAttribute } from './attributes';
 import {
   BY_ATTRIBUTE,

@@ -1,123 +1,183 @@
-import { describe, expect, test } from 'vitest';
+// The count probe (src/count-probe.ts) is measureCapacity, the benchmark's measure, with small
+// bounds: here on a flock whose frames cost what a model of a device says, on a fake clock, so
+// the search's choices and bounds are exact. And the demo's words about it (src/app/probe-text.ts).
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
-  chooseCount,
-  estimateMs,
-  fitFrameCost,
-  probeMessage,
+  probeCount,
+  PROBE_DEADLINE_MS,
+  PROBE_FRAME_MS,
+  PROBE_START_COUNT,
   type CountProbe,
-} from '../../src/app/count-probe';
-import { boundedCount, MAX_FRAME_MS } from '../../src/app/count-probe';
+} from '../../src/count-probe';
+import { probeMessage, probeNote } from '../../src/app/probe-text';
+import type { Flock } from '../../src/index';
 
-const BUDGET = 1000 / 30;
+let clock = 0;
+beforeEach(() => {
+  clock = 0;
+  vi.spyOn(performance, 'now').mockImplementation(() => clock);
+});
+afterEach(() => vi.restoreAllMocks());
 
-describe('demo count probe', () => {
-  test('two samples: cost = fixed + perBoid * count through both', () => {
-    // 100 ms at 16,384 and 30 ms at 2,048: perBoid = 70 / 14,336 = 1/204.8 ms,
-    // fixed = 100 - 16,384 / 204.8 = 100 - 80 = 20 ms.
-    const cost = fitFrameCost({ count: 16384, frameMs: 100 }, { count: 2048, frameMs: 30 });
-    expect(cost.perBoidMs).toBeCloseTo(1 / 204.8, 12);
-    expect(cost.fixedMs).toBeCloseTo(20, 9);
-    // Sample order does not matter.
-    expect(fitFrameCost({ count: 2048, frameMs: 30 }, { count: 16384, frameMs: 100 })).toEqual(
-      cost,
-    );
-    // 33.3 ms holds 20 + c / 204.8 for c <= 2,730: the ladder's 2,048. The proportional estimate
-    // (6.1 us a boid, nothing fixed) picked 4,096, which costs 20 + 20 = 40 ms: 25 fps, not 30.
-    expect(estimateMs(cost, 4096)).toBeCloseTo(40, 9);
-    expect(chooseCount(cost, BUDGET, 1e9)).toBe(2048);
-    expect(chooseCount(fitFrameCost({ count: 16384, frameMs: 100 }), BUDGET, 1e9)).toBe(4096);
+/**
+ * The members of a Flock the probe uses, on a device where a step of c boids takes stepMs(c) and
+ * a draw drawMs: the fake clock moves by that much when the device is waited for.
+ */
+function modelFlock(stepMs: (count: number) => number, drawMs = 1, maxCount = 1 << 22) {
+  let pending = 0;
+  const stepped: number[] = [];
+  const counts: number[] = [];
+  const f = {
+    params: { count: PROBE_START_COUNT, timeStep: 1 / 60 },
+    maxCount,
+    running: true,
+    backend: 'webgl2',
+    deviceInfo: 'a model device',
+    stop() {
+      f.running = false;
+    },
+    start() {
+      f.running = true;
+    },
+    setParams(p: { count: number }) {
+      f.params = { ...f.params, count: p.count };
+      counts.push(p.count);
+      return Promise.resolve();
+    },
+    step(n: number) {
+      stepped.push(f.params.count);
+      pending += n * stepMs(f.params.count);
+      return Promise.resolve();
+    },
+    render() {
+      pending += drawMs;
+    },
+    finish() {
+      clock += pending;
+      pending = 0;
+      return Promise.resolve();
+    },
+  };
+  return { flock: f as unknown as Flock, stepped, counts, state: f };
+}
+
+const setCountOf = (flock: Flock) => (count: number) => flock.setParams({ count });
+
+describe('probeCount', () => {
+  test('doubles from the start count, then bisects: the largest count measured to hold 30 fps', async () => {
+    // A step: 0.5 ms + 1 us a boid; a 30 fps frame is 2 steps + a 1 ms draw = 2 + c / 500 ms,
+    // within 33.3 ms up to 15,666 boids.
+    const { flock, stepped, state } = modelFlock((c) => 0.5 + c / 1000);
+    const p = await probeCount(flock, { setCount: setCountOf(flock) });
+    // 2,000 (6 ms) 4,000 (10) 8,000 (18) hold, 16,000 (34) does not; bisection at the geometric
+    // mean rounded to two figures: 11,000 (24) 13,000 (28) 14,000 (30) 15,000 (32) hold; 15,000
+    // is within 10% of 16,000.
+    expect(p.probes.map((x) => x.count)).toEqual([
+      2000, 4000, 8000, 16000, 11000, 13000, 14000, 15000,
+    ]);
+    expect(p).toMatchObject({
+      count: 15000,
+      fps: 30,
+      holds: true,
+      capped: false,
+      bounded: false,
+      frameMs: 32,
+      failsAt: 16000,
+      steps: 2,
+      atCount: PROBE_START_COUNT,
+    });
+    // Never a count stepped that is more than twice one measured to hold before it.
+    let held = PROBE_START_COUNT;
+    for (const c of stepped) {
+      expect(c).toBeLessThanOrEqual(2 * held);
+      if (2 + c / 500 <= 1000 / 30) held = Math.max(held, c);
+    }
+    // The flock is left at the last count probed (restore: false) and its loop running again.
+    expect(state.params.count).toBe(15000);
+    expect(state.running).toBe(true);
+    // The cost line through the two largest counts timed (15,000 and 16,000): 2 us a boid + 2 ms.
+    expect(p.cost!.perBoidMs).toBeCloseTo(0.002, 9);
+    expect(p.cost!.fixedMs).toBeCloseTo(2, 6);
   });
 
-  test('one sample or an impossible line: proportional, or all fixed', () => {
-    // One sample: through the origin.
-    expect(fitFrameCost({ count: 16384, frameMs: 100 })).toEqual({
-      fixedMs: 0,
-      perBoidMs: 100 / 16384,
-    });
-    // No cheaper at fewer boids (noise, or all fixed cost): fixed = the larger sample, 0 a boid.
-    expect(fitFrameCost({ count: 16384, frameMs: 100 }, { count: 2048, frameMs: 104 })).toEqual({
-      fixedMs: 104,
-      perBoidMs: 0,
-    });
-    // 100 ms at 16,384 and 5 ms at 2,048 would cross zero at 3,126 boids (fixed -8.6 ms):
-    // proportional through the costlier per boid, 100 / 16,384 (2,048's is 5 / 2,048 = 2.44 us).
-    expect(fitFrameCost({ count: 16384, frameMs: 100 }, { count: 2048, frameMs: 5 })).toEqual({
-      fixedMs: 0,
-      perBoidMs: 100 / 16384,
-    });
+  test('a device that holds the cap: the cap, said to be capped; nothing above it is stepped', async () => {
+    const { flock, stepped } = modelFlock(() => 1);
+    const p = await probeCount(flock, { maxCount: 16384, setCount: setCountOf(flock) });
+    expect(p).toMatchObject({ count: 16384, holds: true, capped: true, failsAt: null });
+    expect(Math.max(...stepped)).toBe(16384);
   });
 
-  test('the largest ladder count whose estimated frame fits the budget', () => {
-    // 10 ms at 16,384, proportional: 32,768 boids would take 20 ms.
-    expect(chooseCount({ fixedMs: 0, perBoidMs: 10 / 16384 }, BUDGET, 1e9)).toBe(32768);
-    // Capped by what the backend holds (cpu: 4,096).
-    expect(chooseCount({ fixedMs: 0, perBoidMs: 1 / 4096 }, BUDGET, 4096)).toBe(4096);
-    // A fixed 30 ms leaves 3.3 ms: 512 boids at 5 us fit (2.56 ms), 1,024 (5.12) do not.
-    expect(chooseCount({ fixedMs: 30, perBoidMs: 0.005 }, BUDGET, 1e9)).toBe(512);
-    // Nothing fits (a fixed 40 ms): the smallest count, said as such by the caller.
-    expect(chooseCount({ fixedMs: 40, perBoidMs: 0 }, BUDGET, 1e9)).toBe(512);
-    expect(chooseCount({ fixedMs: 0, perBoidMs: 0.05 }, BUDGET, 1e9, [100, 200, 500, 1000])).toBe(
-      500,
-    );
+  test('a device too slow for the fewest offered: 512, said not to hold; it only halves', async () => {
+    // 40 ms a step whatever the count: no frame fits 33.3 ms.
+    const { flock, stepped } = modelFlock(() => 40);
+    const p = await probeCount(flock, { setCount: setCountOf(flock) });
+    expect(p.probes.map((x) => x.count)).toEqual([2000, 1000, 512]);
+    expect(p).toMatchObject({ count: 512, holds: false, frameMs: 81, failsAt: 512 });
+    expect(Math.max(...stepped)).toBe(2000);
+    expect(probeNote(p)).toBe('the fewest offered, under 30 fps');
   });
 
-  test('the overlay says "the most estimated to hold 30 fps" only when the estimate holds 30 fps', () => {
-    const fitted: CountProbe = {
-      count: 2048,
-      frameMs: 100,
-      atCount: 16384,
-      second: { count: 4096, frameMs: 40 },
-      cost: fitFrameCost({ count: 16384, frameMs: 100 }, { count: 4096, frameMs: 40 }),
-    };
-    // The line: 1/204.8 ms a boid + 20 ms; 2,048 boids: 30 ms, within 33.3.
-    expect(probeMessage(fitted, false)).toBe(
-      'slow device: 2,048 boids, the most estimated to hold 30 fps here (one step + draw took ' +
-        '100 ms at 16,384 and 40 ms at 4,096; ?count=N in the URL overrides)',
-    );
-    // 1,522 ms at 16,384 (this machine's SwiftShader WebGPU) and 62 ms at 512: fixed 14.9 ms +
-    // 92.0 us a boid (1,460 / 15,872), 512 boids 62 ms, 16 fps: nothing on the ladder holds 30.
-    const slow: CountProbe = {
-      count: 512,
-      frameMs: 1522,
-      atCount: 16384,
-      second: { count: 512, frameMs: 62 },
-      cost: fitFrameCost({ count: 16384, frameMs: 1522 }, { count: 512, frameMs: 62 }),
-    };
-    expect(slow.cost.fixedMs).toBeCloseTo(62 - (512 * 1460) / 15872, 9);
-    expect(probeMessage(slow, true)).toBe(
-      'small touch screen: 512 boids, the fewest offered; even these do not hold 30 fps here ' +
-        '(about 16 fps estimated: one step + draw took 1522 ms at 16,384 and 62 ms at 512; ' +
-        '?count=N in the URL overrides)',
-    );
-    // One sample, 8,000 ms at 16,384: 250 ms for 512 boids, 4.0 fps.
-    expect(
-      probeMessage(
-        {
-          count: 512,
-          frameMs: 8000,
-          atCount: 16384,
-          cost: fitFrameCost({ count: 16384, frameMs: 8000 }),
-        },
-        false,
-      ),
-    ).toMatch(
-      /^slow device: 512 boids, the fewest offered; .*\(about 4\.0 fps estimated: .* at 16,384; /,
-    );
+  test('bounded: a slow device ends the search near its deadline, never a frame far past it', async () => {
+    // 2 s a frame at any count: each probe's first frame is over 4 x PROBE_FRAME_MS, so it counts
+    // as not holding at once; the search halves to 512 and stops.
+    const slow = modelFlock(() => 1000);
+    const p = await probeCount(slow.flock, { setCount: setCountOf(slow.flock) });
+    expect(p.holds).toBe(false);
+    expect(p.probes.every((x) => x.frameMs === Infinity)).toBe(true);
+    expect(Math.max(...slow.stepped)).toBe(PROBE_START_COUNT);
+    // A device that holds 30 fps at every count (31 ms frames: 2 steps of 15 ms + a 1 ms draw)
+    // and a search given 500 ms: each probe takes 4 frames (124 ms), so the doubling is cut after
+    // 5 probes (496 ms when the 5th starts) with a lower bound, within one probe of the deadline.
+    clock = 0;
+    const fair = modelFlock(() => 15, 1);
+    const q = await probeCount(fair.flock, {
+      maxCount: 1 << 22,
+      deadlineMs: 500,
+      setCount: setCountOf(fair.flock),
+    });
+    expect(q.probes.map((x) => x.count)).toEqual([2000, 4000, 8000, 16000, 32000]);
+    expect(q).toMatchObject({ count: 32000, holds: true, bounded: true, capped: false });
+    expect(clock).toBe(5 * 4 * 31);
+    expect(clock).toBeLessThanOrEqual(500 + 4 * 31);
+    // The defaults bound a probe and the search as documented.
+    expect(PROBE_FRAME_MS).toBe(250);
+    expect(PROBE_DEADLINE_MS).toBe(2500);
   });
 });
 
-describe('boundedCount (a large count from the menu or the panel)', () => {
-  test('the count whose estimated frame fits MAX_FRAME_MS, never below the ladder start', () => {
-    expect(MAX_FRAME_MS).toBe(250);
-    const cost = { fixedMs: 10, perBoidMs: 0.01 };
-    // 20,000 boids: 10 + 200 = 210 ms fits.
-    expect(boundedCount(cost, 20000)).toBe(20000);
-    // 2^20: 10,496 ms; (250 - 10) / 0.01 = 24,000.
-    expect(boundedCount(cost, 1 << 20)).toBe(24000);
-    // A fixed cost above the limit: the ladder's smallest count (or less when asked less).
-    expect(boundedCount({ fixedMs: 300, perBoidMs: 0.01 }, 1 << 20)).toBe(512);
-    expect(boundedCount({ fixedMs: 300, perBoidMs: 0.01 }, 100)).toBe(100);
-    // A cost that does not grow with the count: no cut.
-    expect(boundedCount({ fixedMs: 300, perBoidMs: 0 }, 1 << 20)).toBe(1 << 20);
+describe("the demo's words", () => {
+  const base: CountProbe = {
+    count: 15000,
+    fps: 30,
+    holds: true,
+    capped: false,
+    bounded: false,
+    frameMs: 32,
+    failsAt: 16000,
+    steps: 2,
+    atCount: 2000,
+    probes: [],
+    ms: 900,
+    cost: null,
+  };
+  test('the overlay line says what was measured, and "chosen for 30 fps" only of a count that held', () => {
+    expect(probeMessage(base, false)).toBe(
+      'slow device: 15,000 boids, the most measured to hold 30 fps here (a frame of 2 steps + ' +
+        'draw took 32 ms at 15,000; 16,000 did not hold 30 fps; ?count=N in the URL overrides)',
+    );
+    expect(probeNote(base)).toBe('chosen for 30 fps');
+    expect(probeMessage({ ...base, capped: true, failsAt: null, count: 16384 }, true)).toBe(
+      "small touch screen: 16,384 boids, the scene's count, measured to hold 30 fps here " +
+        '(a frame of 2 steps + draw took 32 ms at 16,384; ?count=N in the URL overrides)',
+    );
+    expect(probeMessage({ ...base, bounded: true }, false)).toContain(
+      'the most measured (in the time the probe had) to hold 30 fps',
+    );
+    const slow = { ...base, count: 512, holds: false, frameMs: 81, failsAt: 512 };
+    expect(probeMessage(slow, true)).toBe(
+      'small touch screen: 512 boids, the fewest offered; even these do not hold 30 fps here ' +
+        '(about 12 fps measured: a frame of 2 steps + draw took 81 ms at 512; 512 did not hold ' +
+        '30 fps; ?count=N in the URL overrides)',
+    );
   });
 });

@@ -1,0 +1,78 @@
+// The demo's frame-cost line (src/core/frame-cost.ts): fitted through measured frames, it bounds
+// a count chosen from the menu or the panel (boundedCount) so that the page keeps answering.
+import { describe, expect, test } from 'vitest';
+import {
+  boundedCount,
+  estimateMs,
+  fitFrameCost,
+  fitFrameCostOf,
+  MAX_FRAME_MS,
+} from '../../src/core/frame-cost';
+
+describe('fitFrameCost', () => {
+  test('two samples: cost = fixed + perBoid * count through both', () => {
+    // 100 ms at 16,384 and 30 ms at 2,048: perBoid = 70 / 14,336 = 1/204.8 ms,
+    // fixed = 100 - 16,384 / 204.8 = 100 - 80 = 20 ms.
+    const cost = fitFrameCost({ count: 16384, frameMs: 100 }, { count: 2048, frameMs: 30 });
+    expect(cost.perBoidMs).toBeCloseTo(1 / 204.8, 12);
+    expect(cost.fixedMs).toBeCloseTo(20, 9);
+    // Sample order does not matter.
+    expect(fitFrameCost({ count: 2048, frameMs: 30 }, { count: 16384, frameMs: 100 })).toEqual(
+      cost,
+    );
+    expect(estimateMs(cost, 4096)).toBeCloseTo(40, 9);
+  });
+
+  test('one sample or an impossible line: proportional, or all fixed', () => {
+    // One sample: through the origin.
+    expect(fitFrameCost({ count: 16384, frameMs: 100 })).toEqual({
+      fixedMs: 0,
+      perBoidMs: 100 / 16384,
+    });
+    // No cheaper at fewer boids (noise, or all fixed cost): fixed = the larger sample, 0 a boid.
+    expect(fitFrameCost({ count: 16384, frameMs: 100 }, { count: 2048, frameMs: 104 })).toEqual({
+      fixedMs: 104,
+      perBoidMs: 0,
+    });
+    // 100 ms at 16,384 and 5 ms at 2,048 would cross zero at 3,126 boids (fixed -8.6 ms):
+    // proportional through the costlier per boid, 100 / 16,384 (2,048's is 5 / 2,048 = 2.44 us).
+    expect(fitFrameCost({ count: 16384, frameMs: 100 }, { count: 2048, frameMs: 5 })).toEqual({
+      fixedMs: 0,
+      perBoidMs: 100 / 16384,
+    });
+  });
+
+  test('fitFrameCostOf: the line through the two largest counts with a finite frame', () => {
+    const probes = [
+      { count: 2000, frameMs: 14 },
+      { count: 4000, frameMs: 22 },
+      { count: 8000, frameMs: Infinity }, // ran past its bound: not a point
+      { count: 5700, frameMs: 28.8 },
+    ];
+    // Through 4,000 (22 ms) and 5,700 (28.8 ms): 4 us a boid, 6 ms fixed.
+    const cost = fitFrameCostOf(probes)!;
+    expect(cost.perBoidMs).toBeCloseTo(0.004, 12);
+    expect(cost.fixedMs).toBeCloseTo(6, 9);
+    expect(fitFrameCostOf([{ count: 512, frameMs: 40 }])).toEqual({
+      fixedMs: 0,
+      perBoidMs: 40 / 512,
+    });
+    expect(fitFrameCostOf([{ count: 512, frameMs: Infinity }])).toBeNull();
+  });
+});
+
+describe('boundedCount (a large count from the menu or the panel)', () => {
+  test('the count whose estimated frame fits MAX_FRAME_MS, never below the smallest offered', () => {
+    expect(MAX_FRAME_MS).toBe(250);
+    const cost = { fixedMs: 10, perBoidMs: 0.01 };
+    // 20,000 boids: 10 + 200 = 210 ms fits.
+    expect(boundedCount(cost, 20000)).toBe(20000);
+    // 2^20: 10,496 ms; (250 - 10) / 0.01 = 24,000.
+    expect(boundedCount(cost, 1 << 20)).toBe(24000);
+    // A fixed cost above the limit: 512 (or less when asked less).
+    expect(boundedCount({ fixedMs: 300, perBoidMs: 0.01 }, 1 << 20)).toBe(512);
+    expect(boundedCount({ fixedMs: 300, perBoidMs: 0.01 }, 100)).toBe(100);
+    // A cost that does not grow with the count: no cut.
+    expect(boundedCount({ fixedMs: 300, perBoidMs: 0 }, 1 << 20)).toBe(1 << 20);
+  });
+});
