@@ -10,6 +10,8 @@
 // Options: --backends webgpu,webgl2 --count 1000 --partials 1000 --rate 250 --seed 7
 //   --root DIR[,DIR...] (serve other checkouts too, e.g. a worktree of main for a before/after:
 //   each root runs in its own browser, in the order given) --settle-timeout 240 (seconds)
+//   --trace: also count the GPU API calls made during the storm (pipelines, programs, buffers,
+//   bind groups, reads) and print the longest frame gaps with the calls and keys inside each.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveMeasurePage, withMeasurePage } from './measure-page.mjs';
@@ -23,12 +25,50 @@ const { values: a } = parseArgs({
     seed: { type: 'string', default: '7' },
     root: { type: 'string', default: '.' },
     'settle-timeout': { type: 'string', default: '240' },
+    trace: { type: 'boolean', default: false },
   },
 });
 
 /** Runs in the page: the storm on one rung; returns what was measured. */
-async function stormInPage({ backend, count, partials, rate, seed, settleTimeoutMs }) {
+async function stormInPage({ backend, count, partials, rate, seed, settleTimeoutMs, trace }) {
   const lib = window.gpuFlock;
+  // --trace: every call of these methods is logged with its time (what a frame gap holds).
+  const calls = [];
+  if (trace) {
+    const wrap = (proto, names) => {
+      for (const name of names) {
+        const f = proto?.[name];
+        if (typeof f !== 'function') continue;
+        proto[name] = function (...args) {
+          const t0 = performance.now();
+          const r = f.apply(this, args);
+          calls.push({ t: t0, name, ms: performance.now() - t0 });
+          return r;
+        };
+      }
+    };
+    wrap(globalThis.GPUDevice?.prototype, [
+      'createComputePipeline',
+      'createComputePipelineAsync',
+      'createRenderPipeline',
+      'createRenderPipelineAsync',
+      'createShaderModule',
+      'createBuffer',
+      'createBindGroup',
+      'createTexture',
+    ]);
+    wrap(globalThis.GPUQueue?.prototype, ['submit', 'writeBuffer', 'onSubmittedWorkDone']);
+    wrap(globalThis.GPUBuffer?.prototype, ['mapAsync']);
+    wrap(globalThis.WebGL2RenderingContext?.prototype, [
+      'linkProgram',
+      'compileShader',
+      'readPixels',
+      'getBufferSubData',
+      'texImage2D',
+      'bufferData',
+      'fenceSync',
+    ]);
+  }
   const flock = await lib.createFlock(document.getElementById('app'), {
     backend,
     params: { count, seed: 1 },
@@ -105,17 +145,19 @@ async function stormInPage({ backend, count, partials, rate, seed, settleTimeout
   const finalParams = cur;
 
   const stormStart = performance.now();
-  const calls = [];
+  const pending = [];
+  const sent = [];
   let errors = 0;
   const perTick = Math.max(1, Math.round(rate / 100));
   for (let i = 0; i < list.length;) {
     for (let k = 0; k < perTick && i < list.length; k++, i++) {
-      calls.push(flock.setParams(list[i]).catch(() => errors++));
+      sent.push({ t: performance.now(), keys: Object.keys(list[i]) });
+      pending.push(flock.setParams(list[i]).catch(() => errors++));
     }
     await sleep((1000 * perTick) / rate);
   }
   const stormEnd = performance.now();
-  await Promise.all(calls);
+  await Promise.all(pending);
   const drained = performance.now();
   // The backend's own signal that the final params' variant is in use (absent before issue 21).
   const b = flock._debug ?? null;
@@ -157,7 +199,47 @@ async function stormInPage({ backend, count, partials, rate, seed, settleTimeout
     if (frames[k] >= stormStart && frames[k - 1] <= end)
       gap = Math.max(gap, frames[k] - frames[k - 1]);
   }
+  // --trace: the calls of the storm (from its start to frames back) by name, and the longest
+  // gaps with what was called and which keys were sent inside them.
+  let traced = null;
+  if (trace) {
+    const tally = (list) => {
+      const by = {};
+      for (const c of list) {
+        const e = (by[c.name] ??= { n: 0, ms: 0 });
+        e.n++;
+        e.ms += c.ms ?? 0;
+      }
+      return Object.entries(by)
+        .map(([k, e]) => `${k} ${e.n}${e.ms >= 1 ? ` (${e.ms.toFixed(0)} ms)` : ''}`)
+        .join(', ');
+    };
+    const inStorm = calls.filter((c) => c.t >= stormStart && c.t <= end);
+    const gaps = [];
+    for (let k = 1; k < frames.length; k++) {
+      const [a0, a1] = [frames[k - 1], frames[k]];
+      if (a1 < stormStart || a0 > end) continue;
+      gaps.push({ at: a0 - stormStart, ms: a1 - a0, a0, a1 });
+    }
+    gaps.sort((x, y) => y.ms - x.ms);
+    traced = {
+      storm: tally(inStorm),
+      gaps: gaps.slice(0, 8).map((g) => {
+        const keys = {};
+        for (const e of sent.filter((e) => e.t >= g.a0 && e.t < g.a1))
+          for (const k of e.keys) keys[k] = (keys[k] ?? 0) + 1;
+        return (
+          `at ${(g.at / 1000).toFixed(2)} s: ${g.ms.toFixed(0)} ms; calls: ` +
+          `${tally(calls.filter((c) => c.t >= g.a0 && c.t < g.a1)) || 'none'}; keys: ` +
+          Object.entries(keys)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')
+        );
+      }),
+    };
+  }
   return {
+    traced,
     backend: ran,
     baselineFps: fpsIn(stormStart - 2000, stormStart),
     stormSeconds: (stormEnd - stormStart) / 1000,
@@ -189,6 +271,7 @@ for (const dir of a.root.split(',')) {
           rate: Number(a.rate),
           seed: Number(a.seed),
           settleTimeoutMs: 1000 * Number(a['settle-timeout']),
+          trace: a.trace,
         }),
       );
       const s = r.stats;
@@ -201,6 +284,10 @@ for (const dir of a.root.split(',')) {
           ` variants ${s ? `hits ${s.hits} misses ${s.misses} compiles ${s.compiles} evictions ${s.evictions} size ${s.size}/${s.bound}` : 'n/a'}`,
       );
       console.log(`  fps per second of the storm: ${r.windows.map((w) => w.toFixed(0)).join(' ')}`);
+      if (r.traced) {
+        console.log(`  calls from the storm's start until frames were back: ${r.traced.storm}`);
+        for (const g of r.traced.gaps) console.log(`  gap ${g}`);
+      }
     }
   } finally {
     await close();

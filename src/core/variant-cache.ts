@@ -7,8 +7,9 @@
  *   many variants, and those replaced before the compiler was free are never compiled;
  * - at most `bound` ready variants; beyond that the least recently used one that nobody wants
  *   now is released;
- * - with `quietMs`, a compile starts only once the wish has stayed the same that long, so a
- *   storm of changes compiles nothing until it calms down (what runs meanwhile must serve);
+ * - with `quietMs`, a compile starts only once the wish has stayed the same that long (with
+ *   `quietFromRequest`, once its owner asked nothing that long), so a storm of changes compiles
+ *   nothing until it calms down (what runs meanwhile must serve);
  * - with `gapMs`, a compile starts at least that long after the previous one ended: for compiles
  *   that block the page (a synchronous WebGL link), so frames run between them.
  * With either, compiles start from a timer, never in the caller's task, and take the newest
@@ -41,6 +42,14 @@ export interface VariantTiming {
   quietMs?: number;
   /** Least time between the end of one compile and the start of the next, ms. */
   gapMs?: number;
+  /**
+   * The quiet time counts from the owner's last request, not from its last change of key: any
+   * change of the parameters postpones the compile. For a cache whose requesters run exact
+   * results meanwhile (WebGPU's generic steer pipeline), so a storm that keeps the same variant
+   * for a while still compiles nothing while it lasts. Off, a GUI drag that keeps the variant
+   * (and live steps that wait for it) gets it after quietMs.
+   */
+  quietFromRequest?: boolean;
 }
 
 export class VariantCache<V> {
@@ -81,7 +90,9 @@ export class VariantCache<V> {
    */
   request(owner: object, key: string): void {
     if (this.closed) return;
-    if (this.wishes.get(owner) !== key) this.since.set(owner, performance.now());
+    if (this.wishes.get(owner) !== key || this.timing?.quietFromRequest) {
+      this.since.set(owner, performance.now());
+    }
     this.wishes.delete(owner);
     this.wishes.set(owner, key);
     if (this.ready.has(key)) {

@@ -88,6 +88,12 @@ export interface HostOptions {
   restoreTimeoutMs: number;
 }
 
+/** A backend's test hooks: neighbour counts, sorted keys, sort passes, program variants. */
+export type DebugHooks = Pick<
+  Backend,
+  'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses' | 'variants'
+>;
+
 export class BackendHost {
   private _backend: Backend | null = null;
   /** The rung being started (at creation or in a fallback), null when none is. */
@@ -154,11 +160,8 @@ export class BackendHost {
     if (b && 'drawMode' in b) b.drawMode = mode;
   }
 
-  /** The backend's test hooks (neighbour counts, sorted keys, sort passes), or null without one. */
-  debugHooks(): Pick<
-    Backend,
-    'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses' | 'variants'
-  > | null {
+  /** The backend's test hooks, or null without one. */
+  debugHooks(): DebugHooks | null {
     const b = this._backend;
     if (!b) return null;
     return {

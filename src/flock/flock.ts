@@ -27,6 +27,7 @@ import { cloneState, initialState, validateState, type FlockState } from '../cor
 import { resolvedShape, validateView, viewBackground, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup';
 import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
+import type { DebugHooks } from './backend-host';
 import { CommandQueue } from './command-queue';
 import { Epoch } from './epoch';
 import { countError, disposedError } from './errors';
@@ -246,11 +247,8 @@ export class Flock extends EventTarget {
   get deviceInfo(): string {
     return this._host.backend?.deviceInfo || this._host.probeInfo;
   }
-  /** @internal test hooks of the current backend (neighbour counts, sorted keys, sort passes, variants). */
-  get _debug(): Pick<
-    Backend,
-    'debugNeighborCounts' | 'debugSortedKeys' | 'sortPasses' | 'variants'
-  > | null {
+  /** @internal test hooks of the current backend (BackendHost.debugHooks). */
+  get _debug(): DebugHooks | null {
     return this._host.debugHooks();
   }
 

@@ -117,6 +117,32 @@ export interface ComputeProgram {
   pipeline: GPUComputePipeline;
   layouts: GPUBindGroupLayout[];
   spec: ComputeSpec;
+  /**
+   * Pipelines 'on-use' only: false until the pipeline exists (reading `pipeline` then creates it
+   * on the spot, and a compile stalls a software GPU's frames for seconds).
+   */
+  readonly compiled?: boolean;
+  /** Pipelines 'on-use' only: compiles the pipeline in the background (once; shared). */
+  compileAsync?(): Promise<void>;
+}
+
+/** Whether every program of `names` has its pipeline (eager ones always have). */
+export function compiled<K extends string>(
+  programs: Readonly<Record<K, ComputeProgram>>,
+  names: readonly K[],
+): boolean {
+  return names.every((n) => programs[n].compiled !== false);
+}
+
+/** Compiles the pipelines of `names` that do not exist yet, one after the other, in the background. */
+export async function compileInBackground<K extends string>(
+  programs: Readonly<Record<K, ComputeProgram>>,
+  names: readonly K[],
+): Promise<void> {
+  for (const n of names) {
+    const p = programs[n];
+    if (p.compiled === false) await p.compileAsync?.();
+  }
 }
 
 function layoutEntry(binding: number, kind: BindingKind): GPUBindGroupLayoutEntry {
@@ -216,6 +242,10 @@ export async function createComputePrograms<K extends string>(
         get pipeline() {
           return (program.pipeline ??= device.createComputePipeline(program.descriptor));
         },
+        get compiled() {
+          return program.pipeline !== null;
+        },
+        compileAsync: () => compileAsync(device, program).then(() => undefined),
         layouts,
         spec,
       };

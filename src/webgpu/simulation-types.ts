@@ -114,8 +114,12 @@ export interface FlockSimulation {
   readonly buffers: SimulationBuffers;
   /** Simulated time t at the start of the next step, seconds (0 at creation and setState). */
   readonly time: number;
-  /** Submits n fixed steps (no drawing). */
-  step(n?: number): void;
+  /**
+   * Submits n fixed steps (no drawing). `live` (the frame loop's steps): while the pipelines of
+   * a new neighbour search or sort compile, keep the last ones that exist (step-plan.ts); other
+   * steps run the newest parameters as given, creating what they need.
+   */
+  step(n?: number, live?: boolean): void;
   /**
    * Resolves once the steer pipeline specialised for the newest parameters is in use (or failed
    * to compile: the generic one, same results, stays).
@@ -128,9 +132,9 @@ export interface FlockSimulation {
   /**
    * Encodes n steps into `encoder` (the caller submits, then calls afterSubmit()). Their per-step
    * uniforms are written into fresh ring slots now: submit an encoder before encoding more than
-   * the ring holds (it grows to the largest n asked for, at least 64 steps).
+   * the ring holds (it grows to the largest n asked for, at least 64 steps). `live`: as step().
    */
-  encodeSteps(encoder: GPUCommandEncoder, n: number): void;
+  encodeSteps(encoder: GPUCommandEncoder, n: number, live?: boolean): void;
   /** Reads back timestamps of steps encoded with encodeSteps, once their encoder was submitted. */
   afterSubmit(): void;
   /** The state after all submitted work, in boid-id order. */

@@ -38,7 +38,8 @@ import { programSpecs, type ProgramName } from './programs';
 import { readBuffer, readNeighborCounts, readSortedKeys } from './readback';
 import { encodeReorder } from './reorder';
 import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
-import { SteerPass } from './steer';
+import { SteerPass, variantsOf } from './steer';
+import { StepPlan, stepPrograms } from './step-plan';
 import type { VariantStats } from '../core/variant-cache';
 import { PassTimer, type PassAverages, type PassName } from './timing';
 import { SIM_UNIFORMS } from './uniforms';
@@ -67,23 +68,7 @@ export {
 
 const floorPow2 = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(1, n)));
 
-/** The compute programs one step with `params` runs (its neighbour search and sort). */
-export function stepPrograms(params: FlockParams): ProgramName[] {
-  if (params.neighborSearch !== 'grid') return ['copyRecords', 'steerBrute'];
-  if (params.sort === 'bitonic') {
-    return [
-      'makeKeys',
-      'localSort',
-      'localDisperseAll',
-      'globalFlip',
-      'globalDisperse',
-      'cellTable',
-      'reorder',
-      'steerGrid',
-    ];
-  }
-  return ['clearCounts', 'countCells', 'scanBlocks', 'addBlockSums', 'scatter', 'steerGrid'];
-}
+export { stepPrograms } from './step-plan';
 
 /**
  * Creates the simulation: compiles every pipeline (async, so WGSL errors come back as ShaderError
@@ -138,7 +123,13 @@ class Simulation implements FlockSimulation {
   readonly maxCount: number;
   private readonly timer: PassTimer;
   private readonly label: string;
+  /** The newest parameters (setParams). */
   private _params!: FlockParams;
+  /**
+   * What the buffers and uniforms are laid out for and steps run: `_params`, or for live steps
+   * `_params` with the last search and sort whose pipelines exist (step-plan.ts).
+   */
+  private _run!: FlockParams;
   private _grid!: Grid;
   private _disposed = false;
   private readonly clock = new SimTime(1 / 60);
@@ -146,6 +137,7 @@ class Simulation implements FlockSimulation {
   private readonly groups: BindGroupCache;
   private readonly env: PassEnv;
   private readonly steer: SteerPass;
+  private readonly plan: StepPlan;
 
   constructor(
     readonly device: GPUDevice,
@@ -174,6 +166,7 @@ class Simulation implements FlockSimulation {
       label: this.label,
       variantBound: options.variantBound,
     });
+    this.plan = new StepPlan(programs, variantsOf(device, options.variantBound));
   }
 
   get time(): number {
@@ -215,17 +208,25 @@ class Simulation implements FlockSimulation {
     if (this._disposed) throw new Error('FlockSimulation: used after dispose()');
   }
 
-  /** Buffers for the current params; the bind groups over replaced ones are dropped. */
+  /** Buffers for the params steps run; the bind groups over replaced ones are dropped. */
   private ensureLayout(): void {
     const wg = this.workgroupSizes;
-    if (this.bufs.ensureLayout(this._params, this._grid, wg.sort, wg.scan)) this.groups.clear();
+    if (this.bufs.ensureLayout(this._run, this._grid, wg.sort, wg.scan)) this.groups.clear();
+  }
+
+  /** Steps run `p` from now on (the newest params, or them with another search and sort). */
+  private runWith(p: FlockParams): void {
+    if (p === this._run) return;
+    this._run = p;
+    this.ensureLayout();
+    this.writeUniforms();
   }
 
   // ---- a step ----
 
   /** key/sort/(cellTable)/reorder: state -> sorted, with cellStart filled. */
   private encodeSort(encoder: GPUCommandEncoder, timed: boolean): void {
-    const sort = this._params.sort;
+    const sort = this._run.sort;
     encodeKeyPass(this.env, encoder, sort, timed);
     if (sort === 'counting') {
       encodeCountingSort(this.env, encoder, timed);
@@ -238,18 +239,20 @@ class Simulation implements FlockSimulation {
 
   /** Everything before the steer pass: `sorted` (and cellStart for the grid) ready. */
   private encodeGather(encoder: GPUCommandEncoder, timed: boolean): void {
-    if (this._params.neighborSearch === 'grid') this.encodeSort(encoder, timed);
-    else encodeReorder(this.env, encoder, 'brute', this._params.sort, timed);
+    if (this._run.neighborSearch === 'grid') this.encodeSort(encoder, timed);
+    else encodeReorder(this.env, encoder, 'brute', this._run.sort, timed);
   }
 
   async ready(): Promise<void> {
     this.assertLive();
+    await this.plan.settled();
     await this.steer.settled();
   }
 
-  encodeSteps(encoder: GPUCommandEncoder, n: number): void {
+  encodeSteps(encoder: GPUCommandEncoder, n: number, live = false): void {
     this.assertLive();
-    const p = this._params;
+    this.runWith(live ? this.plan.live(this._params, this._run) : this._params);
+    const p = this._run;
     const offsets = this.steer.stepOffsets(p, this.clock, n);
     const program = this.steer.program(p);
     for (let s = 0; s < n; s++) {
@@ -265,20 +268,20 @@ class Simulation implements FlockSimulation {
   }
 
   get specialised(): boolean {
-    return !this._disposed && this.steer.specialised(this._params);
+    return !this._disposed && this._run === this._params && this.steer.specialised(this._params);
   }
 
   afterSubmit(): void {
     this.timer.collect();
   }
 
-  step(n = 1): void {
+  step(n = 1, live = false): void {
     this.assertLive();
     // Submit in chunks so the GPU starts while later steps are still being encoded.
     const chunk = 16;
     for (let done = 0; done < n; done += chunk) {
       const encoder = this.device.createCommandEncoder({ label: `${this.label}.step` });
-      this.encodeSteps(encoder, Math.min(chunk, n - done));
+      this.encodeSteps(encoder, Math.min(chunk, n - done), live);
       this.device.queue.submit([encoder.finish()]);
       this.afterSubmit();
     }
@@ -290,14 +293,20 @@ class Simulation implements FlockSimulation {
     this.assertLive();
     const p = validateParams(params);
     const countChanged = this._params !== undefined && p.count !== this.bufs.count;
+    const running = this._run ?? p;
     this._params = p;
     this.clock.setTimeStep(p.timeStep);
     this._grid = gridFor(p);
+    // Laid out for the search and sort steps ran with so far until the new ones' pipelines exist
+    // (an explicit step or a hook lays out the newest at once).
+    this._run = this.plan.live(p, running);
     this.ensureLayout();
     this.writeUniforms();
     if (countChanged) this.setRecords(p.count, packRecords(initialState(p)));
-    // Ask for the specialised steer pipeline of these parameters (the generic one serves meanwhile).
+    // Ask for the specialised steer pipeline of these parameters (the generic one serves
+    // meanwhile), then for the search and sort's (first: the newest wish compiles first).
     this.steer.request(p);
+    this.plan.request(p);
   }
 
   setState(state: FlockState, time = 0): void {
@@ -326,6 +335,7 @@ class Simulation implements FlockSimulation {
     }
     if (n !== this.bufs.count) {
       this._params = validateParams({ count: n }, this._params);
+      this._run = this.plan.live(this._params, this._run);
       this._grid = gridFor(this._params);
       this.ensureLayout();
       this.writeUniforms();
@@ -340,7 +350,7 @@ class Simulation implements FlockSimulation {
     this.device.queue.writeBuffer(
       this.bufs.uniforms,
       0,
-      SIM_UNIFORMS.pack({ params: this._params, grid: this._grid, sortSize: this.bufs.sortSize }),
+      SIM_UNIFORMS.pack({ params: this._run, grid: this._grid, sortSize: this.bufs.sortSize }),
     );
   }
 
@@ -366,16 +376,20 @@ class Simulation implements FlockSimulation {
 
   debugNeighborCounts(): Promise<Uint32Array> {
     this.assertLive();
+    this.runWith(this._params);
     const grid = this._params.neighborSearch === 'grid';
     return readNeighborCounts(this.env, this.label, grid, (e) => this.encodeGather(e, false));
   }
 
   debugSortedKeys(): Promise<{ keys: Uint32Array; ids: Uint32Array }> {
     this.assertLive();
+    this.runWith(this._params);
     return readSortedKeys(this.env, this.label, (e) => this.encodeSort(e, false));
   }
 
   async debugCellTable(): Promise<{ start: Uint32Array; end: Uint32Array }> {
+    this.assertLive();
+    this.runWith(this._params);
     const cells = this._grid.cellCount;
     const table = new Uint32Array(
       await this.readBuffer(this.bufs.cellStart!, (cells + 1) * 4, (encoder) =>
@@ -422,6 +436,7 @@ class Simulation implements FlockSimulation {
     this._disposed = true;
     this.timer.dispose();
     this.steer.dispose();
+    this.plan.dispose();
     this.bufs.dispose();
     this.groups.clear();
   }

@@ -10,9 +10,10 @@
  * And the specialised pipelines: the code of terms that are off compiled out (src/core/terms.ts),
  * compiled in the background with createComputePipelineAsync; the generic pipeline (same results)
  * runs until then. They live in one VariantCache per device (src/core/variant-cache.ts), shared by the
- * flocks of a page: one compile at a time, only the newest wish of each flock compiled, once it
- * has stayed the same COMPILE_QUIET_MS (a burst of setParams compiles its last variant only), and
- * at most STEER_VARIANT_BOUND pipelines kept (least recently used released).
+ * flocks of a page: one compile at a time, only the newest wish of each flock compiled, once its
+ * params have stayed the same COMPILE_QUIET_MS (a burst of setParams compiles its last variant
+ * only), and at most STEER_VARIANT_BOUND pipelines kept (least recently used released). The step
+ * plans' pipelines (step-plan.ts) compile through the same cache.
  */
 import { nextPow2 } from '../core/numbers';
 import type { FlockParams } from '../core/params';
@@ -36,14 +37,15 @@ const STEP_SLOTS = 64;
 export const STEER_VARIANT_BOUND = 16;
 
 /**
- * A specialised pipeline is compiled once the params' variant has stayed the same this long, ms.
+ * A specialised pipeline is compiled once the params have stayed the same this long, ms.
  * A compile stalls SwiftShader's frames for seconds here (createComputePipelineAsync or not), and
  * the generic pipeline gives the same numbers meanwhile: a storm of setParams compiles nothing
  * until it calms down.
  */
 export const COMPILE_QUIET_MS = 300;
 
-interface DeviceVariants {
+/** The specialised pipelines of a device and what compiles them (steer variants, step plans). */
+export interface DeviceVariants {
   cache: VariantCache<ComputeProgram>;
   /** How to compile each key asked for (the closure of the simulation that asked last). */
   jobs: Map<string, () => Promise<ComputeProgram>>;
@@ -52,7 +54,8 @@ interface DeviceVariants {
 }
 const deviceVariants = new WeakMap<GPUDevice, DeviceVariants>();
 
-function variantsOf(device: GPUDevice, bound: number): DeviceVariants {
+/** The device's variants, made with `bound` by the first caller. */
+export function variantsOf(device: GPUDevice, bound = STEER_VARIANT_BOUND): DeviceVariants {
   let v = deviceVariants.get(device);
   if (!v) {
     const jobs = new Map<string, () => Promise<ComputeProgram>>();
@@ -61,7 +64,8 @@ function variantsOf(device: GPUDevice, bound: number): DeviceVariants {
       jobs.delete(key);
       return job();
     };
-    const timing = { quietMs: COMPILE_QUIET_MS };
+    // What serves meanwhile gives the same numbers: every change of the params postpones.
+    const timing = { quietMs: COMPILE_QUIET_MS, quietFromRequest: true };
     v = { cache: new VariantCache(bound, compile, undefined, timing), jobs, sources: new Map() };
     deviceVariants.set(device, v);
   }

@@ -240,8 +240,8 @@ class WebGPUBackendImpl implements WebGPUBackend {
     this.simulation.setState(state, time);
   }
 
-  step(n: number): void {
-    if (n > 0) this.simulation.step(n);
+  step(n: number, live = false): void {
+    if (n > 0) this.simulation.step(n, live);
   }
 
   readState(): Promise<FlockState> {

@@ -1,6 +1,7 @@
 // Program variants compiled in the background (issue 21, no frozen frames): a burst of setParams
 // compiles the first and the newest variant only; the variant in use until the new one is ready
-// gives the numbers the contract says (WebGPU: the generic pipeline, the new params' numbers;
+// gives the numbers the contract says (WebGPU: the generic pipeline, the new params' numbers,
+// and live steps keep a sort and search whose pipelines exist until the new ones compile;
 // WebGL2: live steps keep the params whose programs are linked); after the burst the params and
 // the state match the CPU reference; the variant caches keep to their bound. Counts are not
 // powers of two; seeds are fixed.
@@ -101,6 +102,51 @@ describe('webgpu', () => {
     expect(after.misses + after.hits - before.misses - before.hits).toBe(30);
     b.step(3);
     await expectSteps(b, s1, last, 3, 'specialised pipeline');
+  });
+
+  test('live steps keep the sort and search whose pipelines exist until the new ones compile in the background; explicit steps run the newest', async () => {
+    const p0 = base({ count: 1234 });
+    const b = await createWebGPUBackend({
+      canvas: canvas(),
+      params: p0,
+      state: initialState(p0),
+      disable: new Set(),
+    });
+    backends.push(b);
+    await b.variants!.settled();
+    b.step(1); // the counting sort's pipelines exist from here on
+    const s0 = await b.readState();
+    // Pipelines made on the spot (a stall) and in the background, by entry point.
+    const now: string[] = [];
+    const background: string[] = [];
+    const device = b.device;
+    const create = device.createComputePipeline.bind(device);
+    const createAsync = device.createComputePipelineAsync.bind(device);
+    device.createComputePipeline = (d) => (now.push(d.compute.entryPoint ?? ''), create(d));
+    device.createComputePipelineAsync = (d) => (
+      background.push(d.compute.entryPoint ?? ''),
+      createAsync(d)
+    );
+    // No step on this device sorted with the bitonic sort yet.
+    const p1 = validateParams({ sort: 'bitonic', cohesionWeight: 1.7 }, p0);
+    b.setParams(p1);
+    expect(b.variants!.current).toBe(false);
+    b.step(2, true);
+    // The counting sort's pipelines served, with the new weights: the same model.
+    const s1 = await expectSteps(b, s0, p1, 2, 'live steps on the counting sort');
+    expect(now).toEqual([]);
+    await b.variants!.settled();
+    expect(background).toEqual(expect.arrayContaining(['localSort', 'globalFlip', 'cellTable']));
+    b.step(2, true);
+    expect(b.variants!.current).toBe(true);
+    const s2 = await expectSteps(b, s1, p1, 2, 'live steps on the bitonic sort');
+    expect(now).toEqual([]);
+    // An explicit step makes the brute force's pipelines at once.
+    const p2 = validateParams({ neighborSearch: 'brute' }, p1);
+    b.setParams(p2);
+    b.step(2);
+    expect(now).toEqual(expect.arrayContaining(['copyRecords', 'steerBrute']));
+    await expectSteps(b, s2, p2, 2, 'explicit steps on the brute force');
   });
 
   test('the device keeps at most its bound of specialised pipelines (3 here), least recently used out', async () => {

@@ -197,3 +197,29 @@ test('with a quiet time, a storm of changing wishes compiles nothing until it ca
     vi.useRealTimers();
   }
 });
+
+test('with quietFromRequest, a storm that keeps its variant compiles nothing until it calms down', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  try {
+    const c = manualCompiler();
+    const timing = { quietMs: 300, quietFromRequest: true };
+    const cache = new VariantCache<string>(4, c.compile, undefined, timing);
+    const flock = {};
+    // 2 s of requests every 20 ms, the key changing every 500 ms only.
+    for (let k = 0; k < 100; k++) {
+      cache.request(flock, `k${Math.floor(k / 25)}`);
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    expect(c.started).toEqual([]);
+    // Quiet from the last request (280 ms ago at 'k3' + 20 ms): it starts now, not before.
+    await vi.advanceTimersByTimeAsync(279);
+    expect(c.started).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(c.started).toEqual(['k3']);
+    await c.done('k3');
+    await cache.settled(flock);
+    expect(cache.stats()).toMatchObject({ misses: 100, compiles: 1, size: 1 });
+  } finally {
+    vi.useRealTimers();
+  }
+});
