@@ -88,7 +88,13 @@ void boidLook(vec3 p, vec3 v, float id, vec3 base, int corner, float size, mat4 
   vec3 n;
   quad = vec3(0.0);
   if (uShape == 3 || (uLook.w > 0.0 && lengthPx < uLook.w)) {
-    // A camera-facing dot: the first 6 corners; the others sit on its centre (no area).
+    // A camera-facing dot: the first 6 corners; the others sit on its centre (no area), and
+    // return before the shading: a far bird costs its 6 dot corners, not its whole mesh.
+    if (corner >= 6) {
+      clip = centre;
+      color = vec4(0.0);
+      return;
+    }
     float r = max((uShape == 3 ? DOT_RADIUS : LOD_DOT) * lengthPx, MIN_DOT_PX);
     vec2 q = corner < 6 ? DOT_CORNERS[corner] : vec2(0.0);
     clip = centre;

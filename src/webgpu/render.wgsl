@@ -169,7 +169,13 @@ fn boidLook(p: vec3f, v: vec3f, id: f32, base: vec3f, corner: u32, size: f32) ->
   var n: vec3f;
   out.quad = vec3f(0.0);
   if (R.shape == 3u || (R.look.w > 0.0 && lengthPx < R.look.w)) {
-    // A camera-facing dot: the first 6 corners; the others sit on its centre (no area).
+    // A camera-facing dot: the first 6 corners; the others sit on its centre (no area), and
+    // return before the shading: a far bird costs its 6 dot corners, not its whole mesh.
+    if (corner >= 6u) {
+      out.clip = centre;
+      out.color = vec4f(0.0);
+      return out;
+    }
     var k = LOD_DOT;
     if (R.shape == 3u) {
       k = DOT_RADIUS;
