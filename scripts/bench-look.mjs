@@ -31,9 +31,10 @@ const { url, close } = await serveMeasurePage(root);
 const rows = [];
 try {
   for (const backend of a.backends.split(',')) {
-    await withMeasurePage(url, { width: 640, height: 480 }, async (page) => {
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      for (const count of a.counts.split(',').map(Number)) {
+    for (const count of a.counts.split(',').map(Number)) {
+      // A fresh page per count: a page that crashes (or reloads) loses only its own rows.
+      await withMeasurePage(url, { width: 640, height: 480 }, async (page) => {
+        page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
         const got = await page.evaluate(
           async ({ backend, count, shapes, frames, rowMs }) => {
             const flock = await window.gpuFlock.createFlock(document.getElementById('app'), {
@@ -106,8 +107,13 @@ try {
             `  ${r.shape.padEnd(6)} lod ${String(r.lodPixels).padEnd(2)}  frame ${r.wallMs.toFixed(1).padStart(7)} ms (render + finish, median of ${r.frames})${gpu}`,
           );
         }
-      }
-    });
+      }).catch((e) => {
+        console.error(
+          `draw per shape, ${backend}, N = ${count.toLocaleString('en')}: ${e.message}`,
+        );
+        rows.push({ backend, count, error: String(e.message).split('\n')[0] });
+      });
+    }
   }
 } finally {
   await close();
