@@ -35,15 +35,19 @@ export const BOID_MESH_SHADE = new Float32Array([
 ]);
 
 /**
- * Speed colour ramp: t = clamp((speed - minSpeed) / (maxSpeed - minSpeed), 0, 1) (t = speed/maxSpeed
- * when minSpeed == maxSpeed is 0...), then blue (slow) -> cyan -> yellow -> red (fast).
- * The GLSL and WGSL versions (`speedColor`) implement exactly these stops.
+ * Speed colour ramp (the default palette's): t = clamp((speed - minSpeed) / (maxSpeed - minSpeed),
+ * 0, 1) (t = speed/maxSpeed when minSpeed == maxSpeed is 0...), then 3 linear segments from a
+ * muted steel blue (slow) through lighter blues to a warm off-white (fast). One hue that brightens
+ * with speed: a flock shimmers like birds catching the light, where the former blue -> cyan ->
+ * yellow -> red ramp made neighbours of slightly different speeds read as confetti (seen beside
+ * three.js's GPGPU birds, docs/lab-notes.md). The GLSL and WGSL versions (`speedColor`) take
+ * these stops as uniforms.
  */
 export const SPEED_RAMP: readonly [number, number, number][] = [
-  [0.15, 0.35, 1.0],
-  [0.1, 0.85, 0.9],
-  [1.0, 0.85, 0.15],
-  [1.0, 0.2, 0.1],
+  [0.22, 0.36, 0.62],
+  [0.38, 0.56, 0.8],
+  [0.62, 0.78, 0.93],
+  [0.96, 0.93, 0.86],
 ];
 
 /** Colour of a boid moving at `speed`, RGB in [0, 1]. */
