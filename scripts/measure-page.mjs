@@ -33,11 +33,14 @@ export async function serveMeasurePage(root) {
  */
 export async function withMeasurePage(url, viewport, use) {
   const profile = mkdtempSync(join(tmpdir(), 'flock-measure-'));
+  // `viewport` may carry a deviceScaleFactor (look-shots draws at devicePixelRatio 2).
+  const { deviceScaleFactor = 1, ...size } = viewport;
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium() ?? undefined,
     headless: true,
     args: CHROMIUM_ARGS,
-    viewport,
+    viewport: size,
+    deviceScaleFactor,
   });
   try {
     const page = ctx.pages()[0] ?? (await ctx.newPage());
