@@ -1,7 +1,7 @@
 // The demo page end to end: Vite's dev server, the system Chromium (SwiftShader), the URL query,
 // the overlay, window.flock / window.flockReady, and pixels that show a moving flock.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
+import { freePort } from '../support/free-port';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -15,19 +15,6 @@ import { PREBUNDLED_DEPS } from '../../scripts/prebundle.mjs';
 
 const executablePath = findChromium();
 const root = join(import.meta.dirname, '../..');
-
-/** A free localhost port (bind to 0, read it, release it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One grab of the demo's canvas (tests/support/demo-grab.ts). */
 const grab = (page: Page) => page.evaluate(grabDemoCanvas);
