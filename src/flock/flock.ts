@@ -155,7 +155,8 @@ export class Flock extends EventTarget {
 
   /** @internal starts the backend (createFlock), then the page observers. */
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
-    const p = this._pageInput.startParams(this._params, state !== null); // view.density's count
+    // view.density's count, view.autoBounds' box: the seed's initial state is made in them.
+    const p = this._pageInput.startParams(this._params, state !== null);
     if (p !== this._params) [this._params, this._camera] = [p, defaultCamera(p)];
     await this._host.start(choice, state ?? initialState(this._params), this._params);
     this._pageInput.sync();

@@ -86,20 +86,35 @@ export class PageInput {
   }
 
   /**
-   * The parameters a flock starts with under view.density (before its backend starts): the
-   * count of `density` boids per 10,000 CSS px² of the canvas, at most params.count, with the
-   * box that goes with it (autoBounds: the canvas's shape; else `params`' box scaled by
-   * rescaleForCount, the same boids per unit³). The rung caps the count further when it holds
-   * fewer (the backend host). Unchanged when density is off, a state is given, or the canvas
-   * has no area.
+   * The parameters a flock starts with (before its backend starts, so the seed's initial state
+   * is made in them). Under view.density: the count of `density` boids per 10,000 CSS px² of the
+   * canvas, at most params.count, with the box that goes with it (autoBounds: the canvas's shape;
+   * else `params`' box scaled by rescaleForCount, the same boids per unit³); the rung caps the
+   * count further when it holds fewer (the backend host). Under view.autoBounds: the box of the
+   * canvas's shape for the count (autoBoundsBox), so the boids start spread over the box the
+   * follower keeps, not in DESIGN's default cube squeezed into it. Unchanged when a state is
+   * given, or neither option applies (off, or the canvas has no area).
    */
   startParams(params: FlockParams, stateGiven: boolean): FlockParams {
-    const density = this.hooks.view().density;
-    if (!(density > 0) || stateGiven) return params;
+    if (stateGiven) return params;
+    const view = this.hooks.view();
     const { width, height } = this.size();
-    const count = densityCount(density, width, height, params.count);
-    if (count === null || count === params.count) return params;
-    return { ...params, ...this.densityChange(params, count) };
+    if (view.density > 0) {
+      const count = densityCount(view.density, width, height, params.count);
+      if (count !== null && count !== params.count) {
+        return { ...params, ...this.densityChange(params, count) };
+      }
+    }
+    // As AutoBoundsFollow.refit: a canvas without area keeps the box it was given.
+    if (!view.autoBounds || !(width > 0) || !(height > 0)) return params;
+    const box = autoBoundsBox(
+      params.count,
+      params.dimensions,
+      width,
+      height,
+      params.perceptionRadius,
+    );
+    return { ...params, ...box };
   }
 
   /**
@@ -220,8 +235,8 @@ export class PageInput {
 
   /**
    * Under view.autoBounds a setParams that changes count, dimensions or perceptionRadius without
-   * giving bounds gets the autoBounds box for the result at the canvas's CSS size
-   * (src/core/page.ts), in the same call: added to `given`.
+   * giving bounds gets the autoBounds box for the result at the canvas's CSS size (size(): the
+   * same measure as the start box; src/core/page.ts), in the same call: added to `given`.
    * @throws FlockError from validateParams when `given` over `current` is invalid.
    */
   addAutoBox(given: Record<string, unknown>, current: FlockParams): void {
@@ -234,11 +249,8 @@ export class PageInput {
       return;
     }
     const p = validateParams(given, current);
-    const c = this.flock.canvas;
-    Object.assign(
-      given,
-      autoBoundsBox(p.count, p.dimensions, c.clientWidth, c.clientHeight, p.perceptionRadius),
-    );
+    const { width, height } = this.size();
+    Object.assign(given, autoBoundsBox(p.count, p.dimensions, width, height, p.perceptionRadius));
   }
 
   /**

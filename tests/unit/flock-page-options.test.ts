@@ -1,10 +1,14 @@
 // The page options in a Flock on fake parts (src/testing/fake-backend.ts, a frame source driven
 // by hand): the warm-up createFlock flies before the first frame, the frame cap (maxFps) with
-// steps that still follow real time, and autoBounds giving a new count its box.
+// steps that still follow real time, and autoBounds: the seed's state made in the canvas's box,
+// a new count given its box.
 import { describe, expect, test } from 'vitest';
 import { FrameLoop, type FrameStats } from '../../src/flock/frame-loop';
-import { FakeFrames } from '../../src/testing/fake-backend';
-import { initialState, validateParams } from '../../src/index';
+import { FakeBackends, FakeFrames, FakeSurface } from '../../src/testing/fake-backend';
+import { createFlockWith } from '../../src/flock/create';
+import type { FlockOptions } from '../../src/flock';
+import { initialState, validateParams, type FlockParams } from '../../src/index';
+import type { FlockState } from '../../src/core/state';
 import { autoBoundsBox } from '../../src/core/page';
 import { fakeFlock, stepped } from '../support/fake-flock';
 
@@ -84,12 +88,93 @@ describe('maxFps', () => {
   });
 });
 
+/** A flock on fake parts whose canvas is `width` x `height` CSS px (autoStart off). */
+async function flockOn(width: number, height: number, options: FlockOptions) {
+  const backends = new FakeBackends();
+  const surface = new FakeSurface(width, height);
+  const flock = await createFlockWith(
+    undefined,
+    { autoStart: false, ...options },
+    { backends, surface, frames: new FakeFrames() },
+  );
+  return { flock, backends, surface };
+}
+
+/** The bits of a Float32Array (equal bits: equal to the last bit, -0 and NaN included). */
+const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+
+/** Every position inside params' box, and the share of each side the positions span. */
+function spread(s: FlockState, p: FlockParams): number[] {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < s.count; i++) {
+    for (let k = 0; k < 3; k++) {
+      const x = s.positions[4 * i + k]!;
+      expect(x).toBeGreaterThanOrEqual(p.boundsMin[k]!);
+      expect(x).toBeLessThanOrEqual(p.boundsMax[k]!);
+      lo[k] = Math.min(lo[k]!, x);
+      hi[k] = Math.max(hi[k]!, x);
+    }
+  }
+  return [0, 1, 2].map((k) => (hi[k]! - lo[k]!) / (p.boundsMax[k]! - p.boundsMin[k]!));
+}
+
 describe('autoBounds', () => {
-  test('a new count under autoBounds gets its box in the same call (no canvas size: a cube)', async () => {
+  test("createFlock seeds the state in the canvas's box: 1280 x 560 CSS px, 20,000 and 3,001 boids", async () => {
+    for (const count of [20000, 3001]) {
+      const f = await flockOn(1280, 560, {
+        params: { count, seed: 11 },
+        view: { autoBounds: true },
+      });
+      const box = autoBoundsBox(count, 3, 1280, 560);
+      if (count === 20000) expect(box.boundsMax).toEqual([59.35, 25.97, 25.97]);
+      expect(f.flock.params.boundsMin).toEqual(box.boundsMin);
+      expect(f.flock.params.boundsMax).toEqual(box.boundsMax);
+      const s = await f.flock.readState();
+      expect(s.count).toBe(count);
+      // Spread over the whole box (DESIGN's default cube would fill x only to 32 of 59.35).
+      for (const share of spread(s, f.flock.params)) expect(share).toBeGreaterThan(0.9);
+      // The CPU reference's initial state in the auto box, to the bit.
+      const want = initialState(validateParams({ count, seed: 11, ...box }));
+      expect(bits(s.positions)).toEqual(bits(want.positions));
+      expect(bits(s.velocities)).toEqual(bits(want.velocities));
+      f.flock.dispose();
+    }
+  });
+
+  test('a state given to createFlock is kept as it is (the box is not fitted before it)', async () => {
+    const state = initialState(validateParams({ count: 500, seed: 4 }));
+    const f = await flockOn(1280, 560, {
+      params: { count: 500 },
+      initialState: state,
+      view: { autoBounds: true },
+    });
+    expect(f.flock.params.boundsMax).toEqual([32, 32, 32]);
+    expect(bits((await f.flock.readState()).positions)).toEqual(bits(state.positions));
+  });
+
+  test('a new count or seed re-initialises inside the auto box of the canvas', async () => {
+    const f = await flockOn(1280, 560, { params: { count: 20000 }, view: { autoBounds: true } });
+    await f.flock.setParams({ count: 5001 });
+    const box = autoBoundsBox(5001, 3, 1280, 560);
+    expect(f.flock.params.boundsMax).toEqual(box.boundsMax);
+    let s = await f.flock.readState();
+    for (const share of spread(s, f.flock.params)) expect(share).toBeGreaterThan(0.9);
+    const p = validateParams({ count: 5001, ...box });
+    expect(bits(s.positions)).toEqual(bits(initialState(p).positions));
+    await f.flock.setParams({ seed: 9 });
+    expect(f.flock.params.boundsMax).toEqual(box.boundsMax);
+    s = await f.flock.readState();
+    expect(bits(s.positions)).toEqual(bits(initialState({ ...p, seed: 9 }).positions));
+  });
+
+  test('a new count under autoBounds gets its box in the same call (the 640 x 480 surface)', async () => {
     const f = await fakeFlock({ params: { count: 1000 }, view: { autoBounds: true } });
+    expect(f.flock.params.boundsMax).toEqual(autoBoundsBox(1000, 3, 640, 480).boundsMax);
     await f.flock.setParams({ count: 4096 });
-    expect(f.flock.params.boundsMax).toEqual(autoBoundsBox(4096, 3, 0, 0).boundsMax);
-    expect(f.flock.params.boundsMax).toEqual([20.16, 20.16, 20.16]);
+    expect(f.flock.params.boundsMax).toEqual(autoBoundsBox(4096, 3, 640, 480).boundsMax);
+    // Volume 4096 / 0.0625 = 65,536 unit³ in 640:480:480: half sides 24.4206 -> 24.43 and 18.3154 -> 18.32 (rounded up).
+    expect(f.flock.params.boundsMax).toEqual([24.43, 18.32, 18.32]);
     // Given bounds win.
     await f.flock.setParams({ count: 2000, boundsMin: [-9, -9, -9], boundsMax: [9, 9, 9] });
     expect(f.flock.params.boundsMax).toEqual([9, 9, 9]);
