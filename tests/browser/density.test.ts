@@ -1,9 +1,11 @@
 // view.density through createFlock in a page (DESIGN section 7): the count from the container's
 // CSS area (boids per 10,000 CSS px²), at most params.count and the rung's limit, refitted when a
 // ResizeObserver reports a new size (DENSITY_REFIT_MS after the last one), the box following
-// the canvas under autoBounds. Numbers worked by hand in the comments.
+// the canvas under autoBounds; autoBounds alone: the seed's state made in the canvas's box.
+// Numbers worked by hand in the comments.
 import { describe, expect, test } from 'vitest';
 import { autoBoundsBox } from '../../src/core/page';
+import { initialState } from '../../src/core/state';
 import { boxMaker, flockMaker, sleep } from '../support/browser';
 
 const box = boxMaker();
@@ -45,5 +47,30 @@ describe('view.density in createFlock', () => {
     // The maximum wins over the area: count 90 asked for, 90 kept.
     await f.setParams({ count: 90 });
     expect(f.params.count).toBe(90);
+  });
+});
+
+describe('view.autoBounds in createFlock', () => {
+  test("README's snippet on 1280 x 560 px: 20,000 boids start spread over the canvas's box", async () => {
+    const div = box(1280, 560);
+    const f = await make(div, {
+      backend: 'webgl2',
+      params: { count: 20000, seed: 3 },
+      view: { autoBounds: true, fit: 'cover', palette: 'dusk' },
+      autoStart: false,
+    });
+    // Volume 20,000 / 0.0625 = 320,000 unit³ in 1280:560:560: half sides 59.35, 25.97.
+    expect(f.params.boundsMin).toEqual([-59.35, -25.97, -25.97]);
+    expect(f.params.boundsMax).toEqual([59.35, 25.97, 25.97]);
+    const s = await f.readState();
+    // The seed's state in that box (not DESIGN's 64-unit cube pressed onto its walls).
+    expect(s.positions).toEqual(initialState(f.params).positions);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < s.count; i++) {
+      lo = Math.min(lo, s.positions[4 * i]!);
+      hi = Math.max(hi, s.positions[4 * i]!);
+    }
+    expect((hi - lo) / (2 * 59.35)).toBeGreaterThan(0.9);
   });
 });
