@@ -15,10 +15,30 @@ export interface QueueHooks<B> {
   failed(error: unknown): void;
 }
 
+/**
+ * Calls that coalesce (call `coalesce`): a burst of them queued one after another runs once,
+ * with their data merged in call order (issue 21: a storm of setParams is one backend change).
+ */
+export interface Coalescing<B, D> {
+  /** `queued` and the call after it as one call (the later one's fields win). */
+  merge(queued: D, next: D): D;
+  /** Runs the merged call on the backend that is up. */
+  run(b: B, data: D): void | Promise<void>;
+}
+
+/** A coalescing call queued and not started: the data merged so far, the promise of its run. */
+interface OpenCall<B> {
+  kind: Coalescing<B, unknown>;
+  data: unknown;
+  promise: Promise<void>;
+}
+
 export class CommandQueue<B> {
   /** The queue's tail: the next call runs after it. */
   private _tail: Promise<unknown> = Promise.resolve();
   private _pending = 0;
+  /** The call queued last when it coalesces and has not started: the next one of its kind joins it. */
+  private _open: OpenCall<B> | null = null;
 
   constructor(private readonly _hooks: QueueHooks<B>) {}
 
@@ -29,6 +49,7 @@ export class CommandQueue<B> {
 
   /** Runs `op` on the backend that is up, after every call queued before, in order. */
   run<T>(op: (b: B) => T | Promise<T>): Promise<T> {
+    this._open = null; // a call queued after a burst ends it: the order of calls holds
     this._pending++;
     const run = this._tail.then(async () => op(await this._hooks.backendUp()));
     this._tail = run
@@ -58,5 +79,31 @@ export class CommandQueue<B> {
       this._hooks.failed(e);
     });
     return p;
+  }
+
+  /**
+   * A call() that coalesces: when the call queued last is of the same `kind` and has not started
+   * (it waits behind others, or for a recovery), `data` merges into it and its promise is
+   * returned; so a burst queued behind other work runs once, with every caller's promise settled
+   * by that one run (resolved once it is applied, rejected as it is).
+   * @param undo as for call(): runs when the merged call fails.
+   */
+  coalesce<D>(kind: Coalescing<B, D>, data: D, undo?: () => void): Promise<void> {
+    const open = this._open;
+    if (open?.kind === kind) {
+      open.data = kind.merge(open.data as D, data);
+      return open.promise;
+    }
+    const entry: OpenCall<B> = {
+      kind: kind as Coalescing<B, unknown>,
+      data,
+      promise: Promise.resolve(),
+    };
+    entry.promise = this.call((b) => {
+      if (this._open === entry) this._open = null; // started: later calls queue after it
+      return kind.run(b, entry.data as D);
+    }, undo);
+    this._open = entry;
+    return entry.promise;
   }
 }

@@ -28,7 +28,7 @@ import { resolvedShape, validateView, viewBackground, type ViewOptions } from '.
 import type { WarmupResult } from '../core/warmup';
 import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
 import type { DebugHooks } from './backend-host';
-import { CommandQueue } from './command-queue';
+import { CommandQueue, type Coalescing } from './command-queue';
 import { Epoch } from './epoch';
 import { countError, disposedError } from './errors';
 import { FrameLoop, type FrameSource } from './frame-loop';
@@ -53,6 +53,18 @@ export const MAX_STEPS_PER_CALL = 1_000_000;
 const MAX_PENDING_STEPS = 4;
 /** Seconds between state snapshots while the loop runs (explicit work is snapshotted when the queue is idle). */
 const SNAPSHOT_INTERVAL_S = 1;
+
+/** A queued setParams call (merged ones: a burst, see Flock.setParams). */
+interface ParamsCall {
+  /** The fields given (defined ones), in call order. */
+  given: Record<string, unknown>;
+  /** The parameters validated at the call. */
+  next: FlockParams;
+  /** Whether the backend was up at the call (else `given` is validated again on the rung). */
+  up: boolean;
+  /** Whether species changed (a state read-back, re-assignment and upload). */
+  respecies: boolean;
+}
 
 /** @internal What the Flock is built from (createFlockWith in create.ts assembles it) besides its surface, parameters and view. */
 export interface FlockSetup {
@@ -258,8 +270,11 @@ export class Flock extends EventTarget {
    * undefined fields are ignored. count, dimensions and seed re-initialise the flock from the
    * seed; the rest keep the state. A change of `species` re-assigns every boid's species,
    * positions.w = id mod species, and keeps positions and velocities (DESIGN.md section 1): the
-   * state is read back once, re-assigned and uploaded, after the steps asked before. While a
-   * loss is recovered the call waits for the new rung and is checked against its limits then.
+   * state is read back once, re-assigned and uploaded, after the steps asked before. Calls
+   * without count, dimensions or seed queued one after another (nothing else queued between
+   * them) coalesce into one change with the last call's values: a burst of species changes is
+   * one read-back and upload, and every call's promise settles with it. While a loss is
+   * recovered the call waits for the new rung and is checked against its limits then.
    * @returns a promise of the call done on the backend (it rejects with a FlockError, and fires
    *   'error', when the rung started meanwhile cannot take it; nothing of the call applies then).
    * @throws FlockError naming the field, the value and the allowed range; the flock keeps its previous parameters and state.
@@ -282,21 +297,30 @@ export class Flock extends EventTarget {
     this._loop.pacer.timeStep = next.timeStep;
     if (reinit) this._stepTimer.forgetStepCost();
     if (reframe) this._camera = defaultCamera(next);
-    return this._call((b) => {
-      let p = next;
-      if (!up) {
-        // Validated again against what the rung started meanwhile holds and allows.
-        try {
-          p = validateParams(given, this._journal.applied);
-          if (p.count > b.maxCount) throw countError(p.count, b);
-        } catch (e) {
-          this._params = { ...this._journal.applied };
-          throw e;
-        }
-        this._params = p;
-      }
-      if (reinit) return this._journal.setState(b, initialState(p), p);
-      if (!respecies) return this._journal.setParams(b, p);
+    if (reinit) {
+      return this._call((b) => {
+        const p = this._paramsOnRung(b, given, next, up);
+        this._journal.setState(b, initialState(p), p);
+      });
+    }
+    // A burst of changes queued behind other work is one change (issue 21): one read-back and
+    // upload for any number of species changes, the last one's species.
+    return this._queue.coalesce(this._paramsBurst, { given, next, up, respecies }, () =>
+      this._undoCall(),
+    );
+  }
+
+  /** setParams calls (no re-initialisation) merged in call order: see setParams. */
+  private readonly _paramsBurst: Coalescing<Backend, ParamsCall> = {
+    merge: (a, z) => ({
+      given: { ...a.given, ...z.given },
+      next: z.next,
+      up: a.up && z.up,
+      respecies: a.respecies || z.respecies,
+    }),
+    run: (b, c) => {
+      const p = this._paramsOnRung(b, c.given, c.next, c.up);
+      if (!c.respecies) return this._journal.setParams(b, p);
       // positions.w is each boid's species in every backend's state (Journal.reassignSpecies).
       this._holdSteps++;
       return this._journal
@@ -309,7 +333,30 @@ export class Flock extends EventTarget {
           () => this._host.backendUp(),
         )
         .finally(() => this._holdSteps--);
-    });
+    },
+  };
+
+  /**
+   * The parameters a queued setParams gives `b`: `next`, or when the backend was not up at the
+   * call, `given` validated again against what the rung started meanwhile holds and allows.
+   * @throws FlockError when that rung cannot take them (the caller's params go back to the backend's).
+   */
+  private _paramsOnRung(
+    b: Backend,
+    given: Record<string, unknown>,
+    next: FlockParams,
+    up: boolean,
+  ): FlockParams {
+    if (up) return next;
+    try {
+      const p = validateParams(given, this._journal.applied);
+      if (p.count > b.maxCount) throw countError(p.count, b);
+      this._params = p;
+      return p;
+    } catch (e) {
+      this._params = { ...this._journal.applied };
+      throw e;
+    }
   }
 
   /**
@@ -520,11 +567,14 @@ export class Flock extends EventTarget {
    * queue reports every failure but dispose()), so a caller who never awaits it still learns.
    */
   private _call(op: (b: Backend) => void | Promise<void>): Promise<void> {
-    return this._queue.call(op, () => {
-      if (this._epoch.disposed) return;
-      this._params = { ...this._journal.applied };
-      this._loop.pacer.timeStep = this._params.timeStep;
-    });
+    return this._queue.call(op, () => this._undoCall());
+  }
+
+  /** A queued call failed: the parameters the caller sees go back to those the backend holds. */
+  private _undoCall(): void {
+    if (this._epoch.disposed) return;
+    this._params = { ...this._journal.applied };
+    this._loop.pacer.timeStep = this._params.timeStep;
   }
 
   /** One frame of the loop: `steps` fixed steps, a draw, and now and then a snapshot. */
