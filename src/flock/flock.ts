@@ -60,8 +60,11 @@ interface ParamsCall {
   given: Record<string, unknown>;
   /** The parameters validated at the call. */
   next: FlockParams;
-  /** Whether the backend was up at the call (else `given` is validated again on the rung). */
-  up: boolean;
+  /**
+   * The epoch at the call when the backend was up then, else null: `given` is validated again on
+   * the rung when it is null or a loss came since (issue 21).
+   */
+  upAt: number | null;
   /** Whether species changed (a state read-back, re-assignment and upload). */
   respecies: boolean;
 }
@@ -297,15 +300,16 @@ export class Flock extends EventTarget {
     this._loop.pacer.timeStep = next.timeStep;
     if (reinit) this._stepTimer.forgetStepCost();
     if (reframe) this._camera = defaultCamera(next);
+    const upAt = up ? this._epoch.value : null;
     if (reinit) {
       return this._call((b) => {
-        const p = this._paramsOnRung(b, given, next, up);
+        const p = this._paramsOnRung(b, given, next, upAt);
         this._journal.setState(b, initialState(p), p);
       });
     }
     // A burst of changes queued behind other work is one change (issue 21): one read-back and
     // upload for any number of species changes, the last one's species.
-    return this._queue.coalesce(this._paramsBurst, { given, next, up, respecies }, () =>
+    return this._queue.coalesce(this._paramsBurst, { given, next, upAt, respecies }, () =>
       this._undoCall(),
     );
   }
@@ -315,39 +319,49 @@ export class Flock extends EventTarget {
     merge: (a, z) => ({
       given: { ...a.given, ...z.given },
       next: z.next,
-      up: a.up && z.up,
+      // The earlier epoch: a loss between the calls (or after them) checks the burst again.
+      upAt: a.upAt === null || z.upAt === null ? null : Math.min(a.upAt, z.upAt),
       respecies: a.respecies || z.respecies,
     }),
     run: (b, c) => {
-      const p = this._paramsOnRung(b, c.given, c.next, c.up);
+      const p = this._paramsOnRung(b, c.given, c.next, c.upAt);
       if (!c.respecies) return this._journal.setParams(b, p);
       // positions.w is each boid's species in every backend's state (Journal.reassignSpecies).
       this._holdSteps++;
+      const asked = p;
       return this._journal
         .reassignSpecies(
-          p,
+          asked,
           () =>
             this._host.readSettled(b, (x) =>
               x.readState().then((s) => ({ state: s, time: x.time })),
             ),
           () => this._host.backendUp(),
         )
+        .then((count) => {
+          // A loss during the read-back: the rung that took the call capped the count.
+          if (count !== asked.count) this._params = { ...this._params, count };
+        })
         .finally(() => this._holdSteps--);
     },
   };
 
   /**
    * The parameters a queued setParams gives `b`: `next`, or when the backend was not up at the
-   * call, `given` validated again against what the rung started meanwhile holds and allows.
+   * call, or a loss came between the call and its turn, `given` validated again against what the
+   * rung up now holds and allows. (After a loss the rung comes up with the journal's snapshot and
+   * backendUp puts its count into params: a call merged before it would apply its count to the
+   * state but leave params at the snapshot's, issue 21.)
+   * @param upAt the epoch at the call when the backend was up then, else null.
    * @throws FlockError when that rung cannot take them (the caller's params go back to the backend's).
    */
   private _paramsOnRung(
     b: Backend,
     given: Record<string, unknown>,
     next: FlockParams,
-    up: boolean,
+    upAt: number | null,
   ): FlockParams {
-    if (up) return next;
+    if (upAt !== null && upAt === this._epoch.value) return next;
     try {
       const p = validateParams(given, this._journal.applied);
       if (p.count > b.maxCount) throw countError(p.count, b);
@@ -409,13 +423,16 @@ export class Flock extends EventTarget {
     if (s.count !== this._params.count) this._stepTimer.forgetStepCost();
     const atCall = { ...this._params, count: s.count };
     this._params = atCall;
+    const epoch = this._epoch.value;
     return this._call((b) => {
       if (s.count > b.maxCount) {
         this._params = { ...this._journal.applied };
         throw countError(s.count, b);
       }
-      const p = up ? atCall : { ...this._journal.applied, count: s.count };
-      if (!up) this._params = { ...this._params, count: s.count };
+      // As in setParams: a loss before its turn may have put the snapshot's count into params.
+      const same = up && this._epoch.value === epoch;
+      const p = same ? atCall : { ...this._journal.applied, count: s.count };
+      if (!same) this._params = { ...this._params, count: s.count };
       this._journal.setState(b, s, p);
     });
   }

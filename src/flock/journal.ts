@@ -98,14 +98,17 @@ export class Journal {
    * simulated time it was read at (predators and the flow go on where they were), and given to
    * the backend that is up then (a loss after the read: the recovered one holds the same point
    * of the queue, since the journal replays up to here).
+   * @returns the count applied: the state's, which a rung started during the read may have capped.
    */
   async reassignSpecies(
     p: FlockParams,
     read: () => Promise<{ state: FlockState; time: number }>,
     backendUp: () => Promise<Backend>,
-  ): Promise<void> {
+  ): Promise<number> {
     const { state, time } = await read();
-    this.setState(await backendUp(), assignSpecies(cloneState(state), p.species), p, time);
+    const q = state.count === p.count ? p : { ...p, count: state.count };
+    this.setState(await backendUp(), assignSpecies(cloneState(state), q.species), q, time);
+    return q.count;
   }
 
   setState(b: Backend, s: FlockState, p: FlockParams, time = 0): void {

@@ -58,6 +58,7 @@ export class FakeBackend implements Backend {
   private _lost = false;
   private readonly _failures = new Map<FakeOp, unknown>();
   private readonly _gates = new Map<FakeOp, Gate>();
+  private readonly _lossAt = new Map<FakeOp, { silent: boolean }>();
 
   constructor(
     private readonly _init: BackendInit,
@@ -82,6 +83,15 @@ export class FakeBackend implements Backend {
   /** The next call of `op` throws `error` (once). */
   failNext(op: FakeOp, error: unknown = new Error(`fake ${op} failed`)): void {
     this._failures.set(op, error);
+  }
+
+  /**
+   * The next call of `op` loses the context as it is made (the call goes on on a lost context, as
+   * WebGL's calls do: no error). `silent`: isLost() turns true, the event comes only later (when
+   * the flock notices the loss itself), as after WEBGL_lose_context.loseContext().
+   */
+  loseAt(op: FakeOp, { silent = false } = {}): void {
+    this._lossAt.set(op, { silent });
   }
 
   /** Every later readState / sync waits for the returned gate (until `open()`). */
@@ -172,6 +182,11 @@ export class FakeBackend implements Backend {
 
   private _check(op: FakeOp): void {
     if (this.disposed) throw new Error(`fake ${op} after dispose()`);
+    const loss = this._lossAt.get(op);
+    if (loss) {
+      this._lossAt.delete(op);
+      this.loseContext(`fake context lost at ${op}`, loss);
+    }
     if (!this._failures.has(op)) return;
     const e = this._failures.get(op);
     this._failures.delete(op);

@@ -19,8 +19,11 @@ const DELAYS = [0, 1, 2, 4, 7, 12];
 
 const backendOf = (f: Flock) => (f as unknown as { _backend: Backend | null })._backend;
 
-/** Loses the flock's context (restored 30 ms later) or destroys its WebGPU device. */
-function lose(f: Flock): void {
+/**
+ * Loses the flock's context (restored 30 ms later, or never with `restore` false: a fallback
+ * after RESTORE_TIMEOUT_MS) or destroys its WebGPU device.
+ */
+function lose(f: Flock, restore = true): void {
   if (f.backend === 'webgpu') {
     (backendOf(f) as unknown as { device: GPUDevice }).device.destroy();
     return;
@@ -28,7 +31,15 @@ function lose(f: Flock): void {
   const gl = f.canvas.getContext('webgl2') as WebGL2RenderingContext;
   const ext = gl.getExtension('WEBGL_lose_context')!;
   ext.loseContext();
-  setTimeout(() => ext.restoreContext(), 30);
+  if (restore) setTimeout(() => ext.restoreContext(), 30);
+}
+
+/** The largest difference between two Float32Arrays of one length (Infinity when they differ in length). */
+function maxDiff(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return Infinity;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+  return d;
 }
 
 /** The 'error' events of `f`, as they come. */
@@ -87,6 +98,41 @@ describe.each(RUNGS)('%s: a call cut by a loss applies whole or not at all', (ba
     }
     console.log(`${backend} setParams species: ${outcomes.join('; ')}`);
   });
+
+  // The outside tester's reproduction: a count change (after another, or after a species change)
+  // cut by a loss left params.count at the snapshot's count while the state had the new one.
+  test.each([false, true])(
+    "setParams({count}) cut by a loss (after a species change: %s): params.count and the state agree, and the state is the seed's",
+    async (afterSpecies) => {
+      // Restored after 30 ms, then not restored (a fallback: the rung started with the snapshot).
+      for (const [delay, restore] of [
+        [0, true],
+        [0, false],
+        [4, false],
+      ] as const) {
+        const params = ballisticParams({ count: 1200 });
+        const f = await make(undefined, { backend, params, autoStart: false });
+        const errors = errorsOf(f);
+        if (afterSpecies) await f.setParams({ species: 3 });
+        else await f.setParams({ count: 2000 });
+        let rejected: unknown = null;
+        const call = f.setParams({ count: 2500 }).catch((e: unknown) => (rejected = e));
+        if (delay > 0) await sleep(delay); // 0: at once, before the call's turn (the report)
+        lose(f, restore);
+        await call;
+        const s = await recovered(f);
+        await sleep(20);
+        const count = f.params.count;
+        expect(s.count, `delay ${delay} ms: params.count ${count}, state ${s.count}`).toBe(count);
+        if (rejected) expect(errors).toContain(rejected);
+        else expect(count).toBe(2500);
+        const want = initialState({ ...params, species: afterSpecies ? 3 : 1, count });
+        expect(maxDiff(s.positions, want.positions), `delay ${delay} ms`).toBeLessThan(1e-5);
+        expect(maxDiff(s.velocities, want.velocities), `delay ${delay} ms`).toBeLessThan(1e-5);
+        f.dispose();
+      }
+    },
+  );
 
   test('setState(s) and step(n): the state given (or the one before) and all n steps or none', async () => {
     for (const delay of DELAYS) {
