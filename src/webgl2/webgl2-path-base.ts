@@ -165,7 +165,9 @@ export abstract class WebGL2PathBase<
     try {
       this.checkCount(this.count);
     } catch (e) {
-      this.home.detach(init.ownsCanvas === true);
+      // Keep the canvas's context alive: the ladder retries on this canvas (a capped count,
+      // the next rung), which would get a lost context back (MAX_TEXTURE_SIZE 0).
+      this.home.detach(false);
       throw e;
     }
   }
@@ -182,7 +184,7 @@ export abstract class WebGL2PathBase<
     try {
       this.build();
     } catch (e) {
-      this.home.detach(this.init.ownsCanvas === true);
+      this.home.detach(false); // as above: the next try may use this canvas
       throw e;
     }
     this.home.attach(this.onLostEvent, this.onRestoredEvent);
