@@ -4,6 +4,7 @@
  */
 import { registerBuiltinBackends } from '../builtin-backends';
 import { REGISTERED_BACKENDS, RESTORE_TIMEOUT_MS, type BackendProvider } from './backend-host';
+import { FlockError } from '../core/errors';
 import { Flock } from './flock';
 import { ANIMATION_FRAMES, type FrameSource } from './frame-loop';
 import { checkOptions, checkStartInputs, type FlockOptions } from './options';
@@ -29,17 +30,21 @@ export interface FlockSeams {
  * @throws FlockError (as a rejection) for bad options/params/state; field 'target' for null (a
  *   lookup that found nothing), a target that is not an element or not in the document, a canvas
  *   another live flock draws into, or a canvas that already holds another context type (e.g. '2d'); field 'backend' when an explicit backend cannot run here (the
- *   reason in the message). Only 'auto' falls back.
+ *   reason in the message). Only 'auto' falls back. Field 'target' too where there is no DOM
+ *   (Node, server rendering: no document or HTMLCanvasElement), allowed "a browser with a DOM".
  */
 export async function createFlock(
   target?: HTMLCanvasElement | HTMLElement | null,
   options: FlockOptions = {},
 ): Promise<Flock> {
-  if (typeof document === 'undefined') {
+  if (typeof document === 'undefined' || typeof HTMLCanvasElement === 'undefined') {
     // Node or server rendering: the schema and the CPU reference work there, a flock does not.
-    throw new Error(
-      'gpu-flock: createFlock needs a browser page (document, canvas, WebGPU or WebGL2) and none is here. ' +
-        'In Node or server rendering use the schema and the CPU reference (PARAM_SCHEMA, referenceStep); create flocks in the browser.',
+    throw new FlockError(
+      'target',
+      target,
+      'a browser with a DOM (document and HTMLCanvasElement; WebGPU, WebGL2 or the cpu rung draws into a canvas)',
+      `createFlock ran where ${typeof document === 'undefined' ? 'there is no document' : 'there is no HTMLCanvasElement'} ` +
+        '(Node or server rendering); there use the schema and the CPU reference (PARAM_SCHEMA, validateParams, referenceStep) and create flocks in the browser',
     );
   }
   registerBuiltinBackends();
