@@ -230,7 +230,7 @@ export function validateParams(
         if (given('perceptionRadius'))
           throw new FlockError('perceptionRadius', p.perceptionRadius, why);
         if (given('boundary'))
-          throw new FlockError('boundary', p.boundary, `"bounce" here, or ${why}`);
+          throw new FlockError('boundary', p.boundary, `"soft" or "bounce" here, or ${why}`);
         const side = given('boundsMin') && !given('boundsMax') ? 'boundsMin' : 'boundsMax';
         throw new FlockError(
           side,

@@ -94,8 +94,11 @@ describe('schema', () => {
       { boundary: 'wrap', boundsMin: [0, 0, 0], boundsMax: [5, 50, 50] },
       'boundary',
     );
-    expect(err.allowed).toContain('3 cells');
-    expect(err.allowed).toContain('at most 1.666666 world units');
+    // the other boundaries first (soft and bounce both fit any box), then what wrap would need
+    expect(err.allowed).toBe(
+      '"soft" or "bounce" here, or wrap needs 3 cells per axis: perceptionRadius at most ' +
+        '1.666666 world units (a third of the box side 5)',
+    );
     // the conflict is reported on the field the caller changed
     const wrapped = validateParams({ boundary: 'wrap' });
     expect(rejects({ perceptionRadius: 30 }, 'perceptionRadius', wrapped).allowed).toContain(
