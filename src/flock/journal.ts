@@ -91,7 +91,6 @@ export class Journal {
     this._log.push({ params: p });
   }
 
-  /** A whole state into `b` (with its params) at simulated time `time`, which becomes the snapshot. */
   /**
    * A species change: positions.w = id mod p.species is re-assigned from the state as it stands
    * after the steps asked before (`read`; read again on the new rung after a loss), at the
@@ -111,6 +110,7 @@ export class Journal {
     return q.count;
   }
 
+  /** A whole state into `b` (with its params) at simulated time `time`, which becomes the snapshot. */
   setState(b: Backend, s: FlockState, p: FlockParams, time = 0): void {
     b.setParams(p);
     b.setState(s, time);
