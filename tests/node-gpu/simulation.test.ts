@@ -10,6 +10,7 @@ import {
   expectCellTables,
   expectDegenerateFinite,
   expectNeighborCounts,
+  type SimVariant,
   expectParity,
   expectShaderErrorLocation,
   expectSortedKeys,
@@ -125,28 +126,37 @@ describe('WebGPU simulation under Dawn', () => {
     },
   );
 
+  // Warp-coherent search (tiles of 8 and 32, any span, off), generic pipelines, sorted as blocks,
+  // the candidate loop unrolled by 4: one test per variant, so a slow software adapter times each
+  // alone and a failure names its variant.
+  // Dense (about 40 neighbours): tiles of sorted boids mostly lie in one row of cells.
+  const dense = () => parityParams({ count: 3001, boundsMin: [-6, -6, -6], boundsMax: [6, 6, 6] });
+  const searchVariants: [string, SimVariant][] = [
+    ['the defaults', {}],
+    ['tiles of 8, span 2', { searchTile: { tile: 8, span: 2 } }],
+    ['tiles of 32, any span', { searchTile: { tile: 32, span: 1000 } }],
+    ['generic pipelines', { specialise: false }],
+    ['sorted as blocks', { sortedLayout: 'blocks' }],
+    [
+      'blocks, generic, tiles off',
+      { sortedLayout: 'blocks', specialise: false, searchTile: { tile: 0, span: 0 } },
+    ],
+    ['unrolled by 4', { unroll: 4 }],
+    ['unrolled by 4, generic, blocks', { unroll: 4, specialise: false, sortedLayout: 'blocks' }],
+  ];
+  for (const [name, variant] of searchVariants) {
+    gpuTest(`search variant (${name}): same neighbour counts and steps`, async (device) => {
+      const mean = await expectNeighborCounts(device, dense(), variant);
+      expect(mean).toBeGreaterThan(20);
+      await expectNeighborCounts(device, parityParams({ dimensions: 2, count: 2000 }), variant);
+      await expectParity(device, dense(), 10, variant);
+      await expectParity(device, parityParams({ boundary: 'soft', species: 3 }), 10, variant);
+    });
+  }
+
   gpuTest(
-    'warp-coherent search (tiles of 8 and 32, any span, off), generic pipelines, sorted as blocks, the candidate loop unrolled by 4: same counts and steps',
+    'brute force, bitonic and wrap read the blocks layout and the unrolled loop',
     async (device) => {
-      // Dense (about 40 neighbours): tiles of sorted boids mostly lie in one row of cells.
-      const dense = parityParams({ count: 3001, boundsMin: [-6, -6, -6], boundsMax: [6, 6, 6] });
-      const variants = [
-        {},
-        { searchTile: { tile: 8, span: 2 } },
-        { searchTile: { tile: 32, span: 1000 } },
-        { specialise: false },
-        { sortedLayout: 'blocks' as const },
-        { sortedLayout: 'blocks' as const, specialise: false, searchTile: { tile: 0, span: 0 } },
-        { unroll: 4 as const },
-        { unroll: 4 as const, specialise: false, sortedLayout: 'blocks' as const },
-      ];
-      for (const variant of variants) {
-        const mean = await expectNeighborCounts(device, dense, variant);
-        expect(mean).toBeGreaterThan(20);
-        await expectNeighborCounts(device, parityParams({ dimensions: 2, count: 2000 }), variant);
-        await expectParity(device, dense, 10, variant);
-        await expectParity(device, parityParams({ boundary: 'soft', species: 3 }), 10, variant);
-      }
       // Brute force and the bitonic path read and write `sorted` too.
       const blocks = { sortedLayout: 'blocks' as const };
       await expectParity(device, parityParams({ neighborSearch: 'brute', count: 1500 }), 1, blocks);
