@@ -11,41 +11,12 @@ import { palette } from '../../src/core/look';
 import { cameraEye, defaultCamera } from '../../src/core/render-math';
 import type { FlockState } from '../../src/core/state';
 import { once, sleep } from '../support/browser';
+import { at, grab, HALF_VIEW, px, SIZE, squareCanvas, type Grab } from '../support/still-frame';
 
-const SIZE = 200;
-/** Half the visible height in 2D (contain, square): 0.55 of the 64-unit box side. */
-const HALF_VIEW = 0.55 * 64;
-const px = (world: number) => SIZE / 2 + (SIZE / 2) * (world / HALF_VIEW);
 /** The single boid's length: 14 world units, about 38 px. */
 const LENGTH = 14;
 const LENGTH_PX = (LENGTH / HALF_VIEW) * (SIZE / 2);
 
-interface Grab {
-  w: number;
-  h: number;
-  data: Uint8ClampedArray;
-}
-
-function grab(flock: Flock): Grab {
-  flock.render();
-  const src = flock.canvas;
-  const copy = document.createElement('canvas');
-  copy.width = src.width;
-  copy.height = src.height;
-  const ctx = copy.getContext('2d', { willReadFrequently: true })!;
-  ctx.clearRect(0, 0, copy.width, copy.height);
-  ctx.drawImage(src, 0, 0);
-  return {
-    w: copy.width,
-    h: copy.height,
-    data: ctx.getImageData(0, 0, copy.width, copy.height).data,
-  };
-}
-
-const at = (g: Grab, x: number, y: number) => {
-  const i = 4 * (Math.floor(y) * g.w + Math.floor(x));
-  return [g.data[i]!, g.data[i + 1]!, g.data[i + 2]!, g.data[i + 3]!];
-};
 /** Drawn: differs from the black background by more than a faint edge. */
 const drawn = (p: number[]) => p[0]! + p[1]! + p[2]! > 60;
 
@@ -83,11 +54,7 @@ describe.each(BACKENDS)('%s: the look', (backend) => {
     });
   };
   beforeAll(() => {
-    canvas = document.createElement('canvas');
-    canvas.style.width = `${SIZE}px`;
-    canvas.style.height = `${SIZE}px`;
-    canvas.style.display = 'block';
-    document.body.append(canvas);
+    canvas = squareCanvas();
   });
   afterAll(() => {
     flock?.dispose();

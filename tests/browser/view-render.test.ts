@@ -8,41 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, type Flock } from '../../src/index';
 import { SCENE_COLORS } from '../../src/core/render-math';
+import { at, grab, HALF_VIEW, px, SIZE, squareCanvas, type Grab } from '../support/still-frame';
 
-const SIZE = 200;
-/** Half the visible height in 2D (contain, square): 0.55 of the 64-unit box side. */
-const HALF_VIEW = 0.55 * 64;
-/** Pixel column (or row from the top, for -y) of world x (y) in a SIZE x SIZE contain view. */
-const px = (world: number) => SIZE / 2 + (SIZE / 2) * (world / HALF_VIEW);
-
-interface Grab {
-  w: number;
-  h: number;
-  data: Uint8ClampedArray;
-}
-
-/** Draws and copies the canvas into a 2D canvas (alpha kept: the copy starts cleared). */
-function grab(flock: Flock): Grab {
-  flock.render();
-  const src = flock.canvas;
-  const copy = document.createElement('canvas');
-  copy.width = src.width;
-  copy.height = src.height;
-  const ctx = copy.getContext('2d', { willReadFrequently: true })!;
-  ctx.clearRect(0, 0, copy.width, copy.height);
-  ctx.drawImage(src, 0, 0);
-  return {
-    w: copy.width,
-    h: copy.height,
-    data: ctx.getImageData(0, 0, copy.width, copy.height).data,
-  };
-}
-
-const at = (g: Grab, x: number, y: number) => {
-  // The pixel that contains the point (x, y) (pixel k spans [k, k + 1)).
-  const i = 4 * (Math.floor(y) * g.w + Math.floor(x));
-  return [g.data[i]!, g.data[i + 1]!, g.data[i + 2]!, g.data[i + 3]!];
-};
 const near = (a: number[], b: readonly number[], tol: number) =>
   b.every((v, k) => Math.abs(a[k]! - v) <= tol);
 const to255 = (c: readonly number[]) => c.map((x) => Math.round(x * 255));
@@ -77,11 +44,7 @@ describe.each(BACKENDS)('%s: view options', (backend) => {
   let flock: Flock;
   let canvas: HTMLCanvasElement;
   beforeAll(async () => {
-    canvas = document.createElement('canvas');
-    canvas.style.width = `${SIZE}px`;
-    canvas.style.height = `${SIZE}px`;
-    canvas.style.display = 'block';
-    document.body.append(canvas);
+    canvas = squareCanvas();
     flock = await createFlock(canvas, {
       backend,
       params: { count: 2003, dimensions: 2, seed: 11 },
