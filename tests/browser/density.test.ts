@@ -6,19 +6,10 @@
 import { describe, expect, test } from 'vitest';
 import { autoBoundsBox } from '../../src/core/page';
 import { initialState } from '../../src/core/state';
-import { boxMaker, flockMaker, sleep } from '../support/browser';
+import { boxMaker, flockMaker, until } from '../support/browser';
 
 const box = boxMaker();
 const make = flockMaker();
-
-/** Polls `cond` every 20 ms. @throws Error when it is still false after `timeoutMs`. */
-async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const t0 = performance.now();
-  while (!cond()) {
-    if (performance.now() - t0 > timeoutMs) throw new Error(`still false: ${cond}`);
-    await sleep(20);
-  }
-}
 
 describe('view.density in createFlock', () => {
   test('400 x 300 px at 5 per 10,000 px²: 60 boids; 800 x 300: 120, one re-initialisation', async () => {

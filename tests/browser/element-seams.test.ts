@@ -1,34 +1,12 @@
 // The <gpu-flock> element between its parts (issue 21): attributes changed while the flock is being
 // created, a change after a failed start, and the debug layer across a rebuild.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import type { GpuFlockElement } from '../../src/element/index';
 import { createFlock, FlockError } from '../../src/index';
-import { once, sleep } from '../support/browser';
+import { elementMaker, once, sleep, until } from '../support/browser';
 
-const made: HTMLElement[] = [];
-
-function addFlock(attrs: Record<string, string>): GpuFlockElement {
-  const el = document.createElement('gpu-flock');
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  document.body.append(el);
-  made.push(el);
-  return el;
-}
-
-/** Polls `cond` every 20 ms. @throws Error when it is still false after `timeoutMs`. */
-async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const t0 = performance.now();
-  while (!cond()) {
-    if (performance.now() - t0 > timeoutMs)
-      throw new Error(`still false after ${timeoutMs} ms: ${cond}`);
-    await sleep(20);
-  }
-}
-
-afterEach(() => {
-  for (const el of made.splice(0)) el.remove();
-});
+const { addFlock, removeLater } = elementMaker();
 
 /** The pixels of a 2D canvas, as a string key, and how many are not transparent. */
 function pixels(c: HTMLCanvasElement): { key: string; inked: number } {
@@ -131,17 +109,17 @@ describe('<gpu-flock> seams', () => {
     const layers = () => [
       ...el.shadowRoot!.querySelectorAll<HTMLCanvasElement>('canvas.gpu-flock-debug'),
     ];
-    await until(() => layers().length === 1 && pixels(layers()[0]!).inked > 0);
+    await until(() => layers().length === 1 && pixels(layers()[0]!).inked > 0, 20_000);
     el.setAttribute('backend', 'cpu');
-    await until(() => el.flock !== null && el.flock !== first);
+    await until(() => el.flock !== null && el.flock !== first, 20_000);
     const second = el.flock!;
     expect(second.backend).toBe('cpu');
     second.start();
     // One layer, drawing lines that move with the running cpu flock (a layer left on the
     // disposed flock keeps its last state, or nothing).
-    await until(() => layers().length === 1 && pixels(layers()[0]!).inked > 0);
+    await until(() => layers().length === 1 && pixels(layers()[0]!).inked > 0, 20_000);
     const a = pixels(layers()[0]!).key;
-    await until(() => pixels(layers()[0]!).key !== a);
+    await until(() => pixels(layers()[0]!).key !== a, 20_000);
     expect(layers().length).toBe(1);
   });
 
@@ -150,7 +128,7 @@ describe('<gpu-flock> seams', () => {
     canvas.id = 'hero';
     canvas.className = 'big wide';
     document.body.append(canvas);
-    made.push(canvas);
+    removeLater(canvas);
     const f = await createFlock(canvas, {
       backend: 'cpu',
       params: { count: 500 },

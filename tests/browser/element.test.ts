@@ -1,6 +1,6 @@
 // The <gpu-flock> custom element (src/element/): attributes from the schema, bad attributes,
 // events, size, lifecycle (removal, re-insertion, off-screen start), paused, reduced motion.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import { GpuFlockElement, stillPlan, type StillDetail } from '../../src/element/index';
 import type { StartDetail } from '../../src/element/gpu-flock-element';
@@ -10,32 +10,9 @@ import { PROBE_MAX_COUNT, PROBE_START_COUNT } from '../../src/count-probe';
 import { FlockError, initialState, validateParams, type Flock } from '../../src/index';
 import { localOrder } from '../../src/core/order';
 import { defaultView } from '../../src/core/view';
-import { once, sleep } from '../support/browser';
+import { elementMaker, once, sleep, until } from '../support/browser';
 
-const made: HTMLElement[] = [];
-
-function addFlock(attrs: Record<string, string>, style = ''): GpuFlockElement {
-  const el = document.createElement('gpu-flock');
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  if (style) el.style.cssText = style;
-  document.body.append(el);
-  made.push(el);
-  return el;
-}
-
-/** Polls `cond` every 20 ms. @throws Error when it is still false after `timeoutMs`. */
-async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const t0 = performance.now();
-  while (!cond()) {
-    if (performance.now() - t0 > timeoutMs)
-      throw new Error(`still false after ${timeoutMs} ms: ${cond}`);
-    await sleep(20);
-  }
-}
-
-afterEach(() => {
-  for (const el of made.splice(0)) el.remove();
-});
+const { addFlock, removeLater } = elementMaker();
 
 /** Makes matchMedia('(prefers-reduced-motion: reduce)') match; returns the undo. */
 function reduceMotion(): () => void {
@@ -137,7 +114,7 @@ describe('<gpu-flock>', () => {
     el.setAttribute('background', 'not-a-colour');
     el.setAttribute('fit', 'cover');
     document.body.append(el);
-    made.push(el);
+    removeLater(el);
     const flock = await el.ready;
     expect(flock.params.count).toBe(1100);
     expect(flock.params.boundary).toBe(validateParams({}).boundary);
@@ -169,7 +146,7 @@ describe('<gpu-flock>', () => {
     bad.setAttribute('count', '900');
     bad.setAttribute('preset', 'flocky');
     document.body.append(bad);
-    made.push(bad);
+    removeLater(bad);
     expect((await (bad as GpuFlockElement).ready).params.count).toBe(900);
     expect(errors.map((e) => [e.attribute, e.allowed])).toEqual([
       ['preset', 'one of "murmuration", "school", "swarm", "stress"'],
@@ -231,7 +208,7 @@ describe('<gpu-flock>', () => {
     // A move (remove + insert in one task) keeps the flock.
     const other = document.createElement('div');
     document.body.append(other);
-    made.push(other);
+    removeLater(other);
     other.append(el);
     await sleep(0);
     expect(el.flock).toBe(first);
@@ -285,7 +262,7 @@ describe('<gpu-flock>', () => {
     const spacer = document.createElement('div');
     spacer.style.height = '4000px';
     document.body.append(spacer);
-    made.push(spacer);
+    removeLater(spacer);
     const el = addFlock({ backend: 'webgl2', count: '1000' });
     await sleep(400);
     expect(el.flock).toBeNull(); // 4000 px below the fold: not started

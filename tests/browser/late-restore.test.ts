@@ -3,7 +3,7 @@
 // counts against the browser's ~16 live contexts; dispose() leaves no live context.
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFlock, type Flock } from '../../src/index';
-import { boxMaker, once, sleep } from '../support/browser';
+import { boxMaker, once, sleep, until } from '../support/browser';
 import { trackContexts } from '../support/contexts';
 
 const box = boxMaker();
@@ -23,14 +23,6 @@ function contextOf(f: Flock) {
   const seen = { restored: 0 };
   canvas.addEventListener('webglcontextrestored', () => seen.restored++);
   return { canvas, gl, ext, seen };
-}
-
-async function until(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const t0 = performance.now();
-  while (!cond()) {
-    if (performance.now() - t0 > timeoutMs) throw new Error(`still false: ${cond}`);
-    await sleep(20);
-  }
 }
 
 describe('late restores are released (issue 21, reproduction 2)', () => {
@@ -55,7 +47,7 @@ describe('late restores are released (issue 21, reproduction 2)', () => {
       expect(f.backend).toBe(next);
       // The page (or the browser) restores the old context after the flock moved on.
       old.ext.restoreContext();
-      await until(() => old.seen.restored > 0);
+      await until(() => old.seen.restored > 0, 20_000);
       await sleep(50);
       expect(old.gl.isContextLost()).toBe(true);
       expect(track.liveGL()).toBe(next === 'cpu' ? 0 : 1);

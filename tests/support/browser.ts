@@ -1,9 +1,11 @@
 import { afterEach, expect } from 'vitest';
 import { createFlock, FlockError, type Flock } from '../../src/index';
+import type { GpuFlockElement } from '../../src/element/index';
 
 /**
  * Set-up shared by the browser tests: a canvas on the page, waiting for one event, sleeping,
- * catching a rejection, flocks disposed after each test. Used only in the browser project (it touches `document`).
+ * polling a condition, catching a rejection, flocks and <gpu-flock> elements removed after each
+ * test. Used only in the browser project (it touches `document`).
  */
 
 /** A new canvas appended to the page body, `width` x `height` when given (else 300 x 150). */
@@ -64,6 +66,45 @@ export function once<E extends Event = Event>(
 
 /** Resolves after `ms` milliseconds (setTimeout). */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `cond` every 20 ms. @throws Error (rejects) when it is still false after `timeoutMs`. */
+export async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const t0 = performance.now();
+  while (!cond()) {
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`still false after ${timeoutMs} ms: ${cond}`);
+    await sleep(20);
+  }
+}
+
+/**
+ * A maker of <gpu-flock> elements for one test file (which imports src/element/index, defining
+ * the element): `addFlock(attrs, style)` appends one with those attributes (and inline CSS) to
+ * the page body; `removeLater(node)` adds any other node of the test's. All are removed after
+ * each test (a Vitest `afterEach` registered by this call: call it at the file's top level).
+ */
+export function elementMaker(): {
+  addFlock: (attrs: Record<string, string>, style?: string) => GpuFlockElement;
+  removeLater: (node: Element) => void;
+} {
+  const made: Element[] = [];
+  afterEach(() => {
+    for (const el of made.splice(0)) el.remove();
+  });
+  return {
+    addFlock(attrs, style = '') {
+      const el = document.createElement('gpu-flock');
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      if (style) el.style.cssText = style;
+      document.body.append(el);
+      made.push(el);
+      return el;
+    },
+    removeLater(node) {
+      made.push(node);
+    },
+  };
+}
 
 /** What `p` rejects with. @throws Error when it resolves instead. */
 export async function catchError(p: Promise<unknown>): Promise<unknown> {
