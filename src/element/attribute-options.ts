@@ -13,6 +13,7 @@ import { validateView } from '../core/view';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
 import {
   ELEMENT_VIEW_DEFAULTS,
+  attributeFormatError,
   parseAttribute,
   schemaAttributes,
   type SchemaAttribute,
@@ -193,11 +194,13 @@ export function optionsFromAttributes(
     progress = false;
     const next: SchemaAttribute[] = [];
     for (const a of pending) {
-      const value = parseAttribute(a.spec, el.getAttribute(a.attribute) ?? '');
+      const text = el.getAttribute(a.attribute) ?? '';
+      const value = parseAttribute(a.spec, text);
       const err =
-        a.target === 'params'
+        attributeFormatError(a, text) ??
+        (a.target === 'params'
           ? checkParams({ ...params, [a.name]: value })
-          : checkView({ ...options.view, [a.name]: value });
+          : checkView({ ...options.view, [a.name]: value }));
       if (err === null) {
         if (a.target === 'params') params[a.name] = value;
         else options.view[a.name] = value;

@@ -3,10 +3,11 @@
  * the README's attribute table from it): every parameter of PARAM_SCHEMA, and every view option
  * of the view schema, by its kebab-case name, plus the element's own attributes. Attribute text
  * is parsed into the value the schema's type wants; text that does not parse is passed through
- * unchanged, so validation rejects it with a FlockError that shows what was written.
+ * unchanged, so validation rejects it with a FlockError that shows what was written; obstacles
+ * text outside the attribute's own format is named by attributeFormatError, with that format.
  */
 import { PARAM_SCHEMA, allowedText, type ParamSpec } from '../core/params';
-import { describeValue } from '../core/errors';
+import { FlockError, describeValue } from '../core/errors';
 
 /** The shape of a schema entry the element needs (parameter and view specs both fit it). */
 export interface SchemaEntry {
@@ -189,10 +190,54 @@ export function parseAttribute(spec: SchemaEntry, text: string): unknown {
   }
 }
 
+/** The `obstacles` attribute's format, as the README's attribute table gives it (Markdown). */
+const OBSTACLES_FORMAT = 'JSON list, or `x,y,z,r; x,y,z,r` (up to 16)';
+
+/**
+ * The error of attribute text that does not follow its attribute's format, else null: an
+ * `obstacles` text that is neither a JSON list nor `x,y,z,r; x,y,z,r` (4 numbers a sphere).
+ * parseAttribute would pass such text on as spheres with a centre of words, and validation would
+ * then name `obstacles[0].center` rather than the attribute's format. Text in the format with
+ * values out of range is left to validation, which names the sphere and the field.
+ * @returns a FlockError naming the attribute, the text, and the format (the README table's
+ *   words) with what failed, or null
+ */
+export function attributeFormatError(
+  attr: Pick<SchemaAttribute, 'attribute' | 'spec'>,
+  text: string,
+): FlockError | null {
+  if (attr.spec.type !== 'obstacles') return null;
+  const t = text.trim();
+  if (t === '') return null;
+  const allowed = OBSTACLES_FORMAT.replace(/`/g, '"');
+  if (t.startsWith('[')) {
+    try {
+      JSON.parse(t);
+      return null;
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      return new FlockError(attr.attribute, text, allowed, `not JSON: ${why}`);
+    }
+  }
+  const parts = t.split(';');
+  for (let k = 0; k < parts.length; k++) {
+    const n = parseList(parts[k]!);
+    if (n.length !== 4 || n.some((x) => typeof x !== 'number')) {
+      return new FlockError(
+        attr.attribute,
+        text,
+        allowed,
+        `sphere ${k + 1} of ${parts.length}, ${describeValue(parts[k]!.trim())}, is not 4 numbers x,y,z,r`,
+      );
+    }
+  }
+  return null;
+}
+
 /** The allowed values in words, for the table (the schema's own text where it has one). */
 function allowedOf(spec: SchemaEntry): string {
   if (spec.type === 'bool' || spec.type === 'boolean') return 'present (true), or `false`';
-  if (spec.type === 'obstacles') return 'JSON list, or `x,y,z,r; x,y,z,r` (up to 16)';
+  if (spec.type === 'obstacles') return OBSTACLES_FORMAT;
   if (spec.type === 'color')
     return 'a CSS colour' + (spec.name === 'background' ? ', or `transparent`' : '');
   if (spec.options) return spec.options.map((o) => `\`${String(o)}\``).join(', ');

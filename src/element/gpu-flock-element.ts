@@ -32,7 +32,12 @@ import {
   type WarmupResult,
 } from '../core/warmup';
 import type { CountProbe } from '../count-probe';
-import { ELEMENT_ATTRIBUTES, parseAttribute, type SchemaAttribute } from './attributes';
+import {
+  ELEMENT_ATTRIBUTES,
+  attributeFormatError,
+  parseAttribute,
+  type SchemaAttribute,
+} from './attributes';
 import {
   BY_ATTRIBUTE,
   elementDefaultOf,
@@ -248,6 +253,9 @@ export class GpuFlockElement extends Base {
   ): boolean {
     const value = text === null ? this._defaultOf(attr) : parseAttribute(attr.spec, text);
     try {
+      // Text not in the attribute's format is named as such (not as the value it parsed to).
+      const formatError = text === null ? null : attributeFormatError(attr, text);
+      if (formatError) throw formatError;
       // (Under autoBounds the flock gives a new count its box: src/flock/flock.ts.)
       if (attr.target === 'params') flock.setParams({ [attr.name]: value });
       else (flock as unknown as ViewTarget).setView?.({ [attr.name]: value });

@@ -101,6 +101,24 @@ describe('<gpu-flock>', () => {
     expect((await flock.readState()).count).toBe(1300);
   });
 
+  test('obstacles="garbage" on a running flock names the attribute\'s format, not obstacles[0].center', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1201', obstacles: '0,0,0,3' });
+    const flock = await el.ready;
+    const seen = once<CustomEvent<AttributeErrorDetail>>(el, 'error');
+    el.setAttribute('obstacles', 'garbage');
+    const { detail } = await seen;
+    const format = 'JSON list, or "x,y,z,r; x,y,z,r" (up to 16)';
+    expect([detail.attribute, detail.value, detail.allowed]).toEqual([
+      'obstacles',
+      'garbage',
+      format,
+    ]);
+    expect(detail.error).toBeInstanceOf(FlockError);
+    expect((detail.error as FlockError).field).toBe('obstacles');
+    expect((detail.error as FlockError).message).toContain('"garbage", is not 4 numbers x,y,z,r');
+    expect(flock.params.obstacles).toEqual([{ center: [0, 0, 0], radius: 3 }]);
+  });
+
   test('a bad attribute at start is reported and left out; the rest start', async () => {
     const errors: AttributeErrorDetail[] = [];
     const el = document.createElement('gpu-flock');

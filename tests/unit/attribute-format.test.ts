@@ -1,0 +1,81 @@
+// The <gpu-flock> element's attribute text, read in Node (optionsFromAttributes takes any
+// getAttribute/hasAttribute source): an `obstacles` text outside the attribute's format is
+// reported by the attribute, its text and the README table's format, not as obstacles[0].center.
+import { describe, expect, test } from 'vitest';
+import { FlockError } from '../../src/core/errors';
+import {
+  optionsFromAttributes,
+  type AttributeMemory,
+  type AttributeSource,
+} from '../../src/element/attribute-options';
+
+const FORMAT = 'JSON list, or "x,y,z,r; x,y,z,r" (up to 16)';
+
+function source(attrs: Record<string, string>): AttributeSource {
+  return {
+    getAttribute: (n) => attrs[n] ?? null,
+    hasAttribute: (n) => n in attrs,
+  };
+}
+
+function read(attrs: Record<string, string>) {
+  const memory: AttributeMemory = {
+    lastGood: new Map(),
+    rejected: new Set(),
+    goodDisable: undefined,
+  };
+  const reports: { attribute: string; text: string | null; error: unknown }[] = [];
+  const options = optionsFromAttributes(source(attrs), memory, (attribute, text, error) =>
+    reports.push({ attribute, text, error }),
+  );
+  return { options, reports, memory };
+}
+
+describe('obstacles attribute text', () => {
+  test('"garbage" names the attribute, the text and the format', () => {
+    const { options, reports, memory } = read({ obstacles: 'garbage', count: '301' });
+    expect(reports.length).toBe(1);
+    const { attribute, text, error } = reports[0]!;
+    expect([attribute, text]).toEqual(['obstacles', 'garbage']);
+    expect(error).toBeInstanceOf(FlockError);
+    const fe = error as FlockError;
+    expect([fe.field, fe.value, fe.allowed]).toEqual(['obstacles', 'garbage', FORMAT]);
+    expect(fe.message).toBe(
+      `obstacles = "garbage" is not allowed; allowed: ${FORMAT} (sphere 1 of 1, "garbage", is not 4 numbers x,y,z,r)`,
+    );
+    // Left out; the rest is read.
+    expect(options.params).toEqual({ count: 301 });
+    expect(memory.rejected.has('obstacles')).toBe(true);
+  });
+
+  test('a sphere of 3 numbers after a good one, and JSON that does not parse, name the format', () => {
+    const short = read({ obstacles: '0,0,0,4; 1,2,3' }).reports[0]!.error as FlockError;
+    expect([short.field, short.value, short.allowed]).toEqual([
+      'obstacles',
+      '0,0,0,4; 1,2,3',
+      FORMAT,
+    ]);
+    expect(short.message).toContain('(sphere 2 of 2, "1,2,3", is not 4 numbers x,y,z,r)');
+    const json = read({ obstacles: '[{"center":[1,2,3]' }).reports[0]!.error as FlockError;
+    expect([json.field, json.value, json.allowed]).toEqual([
+      'obstacles',
+      '[{"center":[1,2,3]',
+      FORMAT,
+    ]);
+    expect(json.message).toContain('(not JSON: ');
+  });
+
+  test('text in the format is read; values out of range still name the sphere and field', () => {
+    const good = read({ obstacles: '0,0,0,4; 10,-2,1,2.5' });
+    expect(good.reports).toEqual([]);
+    expect(good.options.params).toEqual({
+      obstacles: [
+        { center: [0, 0, 0], radius: 4 },
+        { center: [10, -2, 1], radius: 2.5 },
+      ],
+    });
+    const zero = read({ obstacles: '0,0,0,0' }).reports[0]!.error as FlockError;
+    expect(zero.field).toBe('obstacles[0].radius');
+    expect(zero.value).toBe(0);
+  });
+});
