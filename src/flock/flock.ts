@@ -174,6 +174,17 @@ export class Flock extends EventTarget {
     const p = this._pageInput.startParams(this._params, state !== null);
     if (p !== this._params) [this._params, this._camera] = [p, defaultCamera(p)];
     await this._host.start(choice, state ?? initialState(this._params), this._params);
+    // The rung holds fewer boids than asked (backendUp capped params.count): under density or
+    // autoBounds the box follows the count run, and the seed's state is made in it again (before
+    // the warm-up and the first frame, so no frame shows the few boids in the box of the many).
+    const b = this._host.backend;
+    if (state === null && b && this._params.count !== p.count) {
+      const q = this._pageInput.cappedStartParams(this._params, this._params.count);
+      if (q !== this._params) {
+        [this._params, this._camera] = [q, defaultCamera(q)];
+        this._journal.setState(b, initialState(q), q);
+      }
+    }
     this._pageInput.sync();
     // Errors in the page's handlers the flock installs become 'error' events, never uncaught.
     this._surface.watch({

@@ -118,6 +118,23 @@ export class PageInput {
   }
 
   /**
+   * The start parameters for the count a rung runs when it holds fewer boids than `params` asks
+   * (the cpu rung's 4,096, a GPU rung at its device limit: the backend host caps the count as it
+   * starts the rung). Under view.density or view.autoBounds, the box that goes with that count,
+   * as startParams makes it for an uncapped count (autoBounds: the canvas's shape at the default
+   * density; else the density base's box scaled, same boids per unit³), so the boids run do not
+   * fly in a box made for the ones asked for; `params` as it is when neither option applies (or
+   * the canvas has no area: the box given stays).
+   */
+  cappedStartParams(params: FlockParams, count: number): FlockParams {
+    const view = this.hooks.view();
+    const { width, height } = this.size();
+    if (!(view.density > 0) && !view.autoBounds) return params;
+    if (!(width > 0) || !(height > 0)) return params;
+    return { ...params, ...this.densityChange(params, count) };
+  }
+
+  /**
    * Before a setParams (not the density refit's own): a count that differs from the current one
    * is the new maximum of view.density, and under a density it is replaced by the area's count
    * up to it, with the box that goes with it (unless bounds are given too); a new box,

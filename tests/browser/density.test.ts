@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { autoBoundsBox } from '../../src/core/page';
 import { initialState } from '../../src/core/state';
-import { boxMaker, flockMaker, until } from '../support/browser';
+import { boxMaker, flockMaker, sleep, until } from '../support/browser';
 
 const box = boxMaker();
 const make = flockMaker();
@@ -63,5 +63,24 @@ describe('view.autoBounds in createFlock', () => {
       hi = Math.max(hi, s.positions[4 * i]!);
     }
     expect((hi - lo) / (2 * 59.35)).toBeGreaterThan(0.9);
+  });
+
+  test('20,000 asked on the forced cpu rung (4,096): the box of 4,096 boids, the state made in it', async () => {
+    const div = box(1280, 560);
+    const f = await make(div, {
+      disable: ['webgpu', 'webgl2'],
+      params: { count: 20000, seed: 3 },
+      view: { autoBounds: true },
+      autoStart: false,
+    });
+    expect([f.backend, f.params.count]).toEqual(['cpu', 4096]);
+    await sleep(100); // the follower's first ResizeObserver callback: the same box, kept
+    // Volume 4,096 / 0.0625 = 65,536 unit³ in 1280:560:560: half sides 34.98, 15.31 (not the
+    // 59.35, 25.97 of 20,000 boids: a box of 5 times the volume, the boids as sparse dust).
+    expect(f.params.boundsMin).toEqual([-34.98, -15.31, -15.31]);
+    expect(f.params.boundsMax).toEqual([34.98, 15.31, 15.31]);
+    const s = await f.readState();
+    expect(s.count).toBe(4096);
+    expect(s.positions).toEqual(initialState(f.params).positions);
   });
 });

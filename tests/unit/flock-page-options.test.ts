@@ -1,7 +1,8 @@
 // The page options in a Flock on fake parts (src/testing/fake-backend.ts, a frame source driven
 // by hand): the warm-up createFlock flies before the first frame, the frame cap (maxFps) with
 // steps that still follow real time, and autoBounds: the seed's state made in the canvas's box,
-// a new count given its box.
+// a new count given its box, and a rung that caps the count at start (the box follows the count
+// run, under density too).
 import { describe, expect, test } from 'vitest';
 import { FrameLoop, type FrameStats } from '../../src/flock/frame-loop';
 import { FakeBackends, FakeFrames, FakeSurface } from '../../src/testing/fake-backend';
@@ -89,8 +90,14 @@ describe('maxFps', () => {
 });
 
 /** A flock on fake parts whose canvas is `width` x `height` CSS px (autoStart off). */
-async function flockOn(width: number, height: number, options: FlockOptions) {
+async function flockOn(
+  width: number,
+  height: number,
+  options: FlockOptions,
+  setup: (backends: FakeBackends) => void = () => undefined,
+) {
   const backends = new FakeBackends();
+  setup(backends);
   const surface = new FakeSurface(width, height);
   const flock = await createFlockWith(
     undefined,
@@ -182,5 +189,78 @@ describe('autoBounds', () => {
     f.flock.setView({ autoBounds: false });
     await f.flock.setParams({ count: 3000 });
     expect(f.flock.params.boundsMax).toEqual([9, 9, 9]);
+  });
+});
+
+describe("a rung's count cap at start: the page's box follows the count run", () => {
+  /** Only the cpu rung (the fake ladder's cpu holds 4,096, as the real one). */
+  const cpuOnly = (b: FakeBackends) => {
+    for (const k of ['webgpu', 'webgl2', 'webgl2-tf'] as const) b.unavailable[k] = 'off here';
+  };
+  const volume = (p: FlockParams) =>
+    [0, 1, 2].reduce((v, k) => v * (p.boundsMax[k]! - p.boundsMin[k]!), 1);
+
+  test('autoBounds, 20,000 asked on cpu: 4,096 boids in the box of 4,096 at the default density', async () => {
+    const f = await flockOn(
+      1280,
+      560,
+      { params: { count: 20000, seed: 11 }, view: { autoBounds: true } },
+      cpuOnly,
+    );
+    expect([f.flock.backend, f.flock.params.count]).toEqual(['cpu', 4096]);
+    const p = f.flock.params;
+    // 4,096 / (16,384 / 64³) = 65,536 unit³ with sides 1280 : 560 : 560: s = cbrt(65536 /
+    // (1280 * 560²)) = 0.054655, half sides 69.959 / 2 and 30.607 / 2, rounded up to 1/100.
+    expect(p.boundsMax).toEqual([34.98, 15.31, 15.31]);
+    expect(p.boundsMin).toEqual([-34.98, -15.31, -15.31]);
+    expect(volume(p)).toBeCloseTo(65593.4, 1); // 4,096 boids' 65,536 (not 20,000's 320,000)
+    // The seed's state made in that box, to the bit, spread over it.
+    const s = await f.flock.readState();
+    const want = initialState(
+      validateParams({ count: 4096, seed: 11, ...autoBoundsBox(4096, 3, 1280, 560) }),
+    );
+    expect(bits(s.positions)).toEqual(bits(want.positions));
+    expect(bits(s.velocities)).toEqual(bits(want.velocities));
+    for (const share of spread(s, p)) expect(share).toBeGreaterThan(0.9);
+    expect(f.flock.fallbackReasons.cpu).toBe(
+      "count capped from 20000 to 4096, the cpu backend's limit",
+    );
+    f.flock.dispose();
+  });
+
+  test('density 100 on 1280 x 560 (7,168 wanted), 20,000 asked on cpu: the box scaled for 4,096', async () => {
+    const f = await flockOn(
+      1280,
+      560,
+      { params: { count: 20000, seed: 5 }, view: { density: 100 } },
+      cpuOnly,
+    );
+    const p = f.flock.params;
+    expect(p.count).toBe(4096);
+    // The default 64-unit cube given for 20,000 boids, scaled by cbrt(4096 / 20000) = 0.589445:
+    // half side 18.86, volume 37.72³ = 53,668 unit³ (4,096 * 64³ / 20,000 = 53,687).
+    expect(p.boundsMax).toEqual([18.86, 18.86, 18.86]);
+    expect(volume(p)).toBeCloseTo(53667.96, 1);
+    const s = await f.flock.readState();
+    const want = initialState(
+      validateParams({
+        count: 4096,
+        seed: 5,
+        boundsMin: [-18.86, -18.86, -18.86],
+        boundsMax: [18.86, 18.86, 18.86],
+      }),
+    );
+    expect(bits(s.positions)).toEqual(bits(want.positions));
+    f.flock.dispose();
+  });
+
+  test('neither option: the box given stays (the caller chose it), the first 4,096 boids of the seed run', async () => {
+    const f = await flockOn(1280, 560, { params: { count: 20000, seed: 5 } }, cpuOnly);
+    expect(f.flock.params.count).toBe(4096);
+    expect(f.flock.params.boundsMax).toEqual([32, 32, 32]);
+    const s = await f.flock.readState();
+    const all = initialState(validateParams({ count: 20000, seed: 5 }));
+    expect(bits(s.positions)).toEqual(bits(all.positions.slice(0, 4 * 4096)));
+    f.flock.dispose();
   });
 });
