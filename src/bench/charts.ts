@@ -21,6 +21,8 @@ import {
   Title,
   Tooltip,
   type ChartDataset,
+  type ChartOptions,
+  type TooltipItem,
 } from 'chart.js';
 import { ALL_FAMILIES, PASS_KEYS, caseLabel } from './cases';
 import { isMeasured, type AnyRow, type BenchRow, BACKEND_NAMES } from './rows';
@@ -93,6 +95,34 @@ const PASS_LABELS: Record<string, string> = {
 const TEXT = '#d8dee9';
 const GRID = 'rgba(216, 222, 233, 0.15)';
 
+/** Every chart here: drawn at once (no animation), sized by its container's CSS box. */
+const STATIC_SIZED = { animation: false, responsive: true, maintainAspectRatio: false } as const;
+
+/**
+ * A bar chart on `canvas`, empty until its data is set: `title` on top, the legend below,
+ * `label` the tooltip's line for a bar; `scales` the caller's axes.
+ */
+function barChart<D extends (number | null)[], L>(
+  canvas: HTMLCanvasElement,
+  title: string,
+  label: (c: TooltipItem<'bar'>) => string,
+  scales: ChartOptions<'bar'>['scales'],
+): Chart<'bar', D, L> {
+  return new Chart<'bar', D, L>(canvas, {
+    type: 'bar',
+    data: { labels: [], datasets: [] },
+    options: {
+      ...STATIC_SIZED,
+      plugins: {
+        title: { display: true, text: title },
+        legend: { position: 'bottom', labels: { boxWidth: 12 } },
+        tooltip: { callbacks: { label } },
+      },
+      scales,
+    },
+  });
+}
+
 function familyOrder(label: string): number {
   const i = ALL_FAMILIES.map(caseLabel).indexOf(label);
   return i < 0 ? 99 : i;
@@ -109,9 +139,7 @@ export class BenchCharts {
       type: 'line',
       data: { datasets: [] },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
+        ...STATIC_SIZED,
         parsing: false,
         plugins: {
           title: { display: true, text: 'Step time against N (log-log; density constant)' },
@@ -143,24 +171,15 @@ export class BenchCharts {
         },
       },
     });
-    this.passes = new Chart(passesCanvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        plugins: {
-          title: { display: true, text: 'Per-pass time' },
-          legend: { position: 'bottom', labels: { boxWidth: 12 } },
-          tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${ms(c.parsed.y)} ms` } },
-        },
-        scales: {
-          x: { stacked: true },
-          y: { stacked: true, title: { display: true, text: 'ms (median)' }, beginAtZero: true },
-        },
+    this.passes = barChart(
+      passesCanvas,
+      'Per-pass time',
+      (c) => `${c.dataset.label}: ${ms(c.parsed.y)} ms`,
+      {
+        x: { stacked: true },
+        y: { stacked: true, title: { display: true, text: 'ms (median)' }, beginAtZero: true },
       },
-    });
+    );
   }
 
   /**
@@ -287,32 +306,18 @@ export class CapacityChart {
   readonly chart: Chart<'bar', (number | null)[], string>;
 
   constructor(canvas: HTMLCanvasElement) {
-    this.chart = new Chart(canvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        plugins: {
-          title: { display: true, text: 'Most boids a whole frame holds (steps + draw)' },
-          legend: { position: 'bottom', labels: { boxWidth: 12 } },
-          tooltip: {
-            callbacks: {
-              label: (c) =>
-                `${c.dataset.label}: ${Number(c.parsed.y).toLocaleString('en-US')} boids`,
-            },
-          },
-        },
-        scales: {
-          y: {
-            type: 'logarithmic',
-            title: { display: true, text: 'boids' },
-            ticks: { callback: (v) => logTick(Number(v)) },
-          },
+    this.chart = barChart(
+      canvas,
+      'Most boids a whole frame holds (steps + draw)',
+      (c) => `${c.dataset.label}: ${Number(c.parsed.y).toLocaleString('en-US')} boids`,
+      {
+        y: {
+          type: 'logarithmic',
+          title: { display: true, text: 'boids' },
+          ticks: { callback: (v) => logTick(Number(v)) },
         },
       },
-    });
+    );
   }
 
   /** Redraws from the runs (the first one is this page's own run). */
@@ -360,9 +365,7 @@ export class DivergenceChart {
       type: 'line',
       data: { datasets: [] },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
+        ...STATIC_SIZED,
         parsing: false,
         plugins: { title: { display: true, text: 'Position difference against steps' } },
         scales: {
