@@ -148,21 +148,24 @@ export const MESHES: Readonly<Record<Shape, Float32Array>> = {
         [0.04, -0.02, -0.085],
       ],
     },
-    // Wings: root chord on the body axis (they turn about it), tips swept back.
+    // Wings: root chord on the body axis (they turn about it), tips swept back. Long and narrow
+    // (a starling's or a swift's, chord 0.22 at the root): the bird's plan area, body and both
+    // wings, is 0.26 square lengths against the arrow's 0.25, so at the same size a bird fills
+    // the same pixels as an arrow (a software rasteriser pays per pixel).
     {
       part: 1,
       v: [
-        [0.2, 0, 0],
-        [-0.14, 0, 0],
-        [-0.24, 0, 0.8],
+        [0.16, 0, 0],
+        [-0.06, 0, 0],
+        [-0.26, 0, 0.8],
       ],
     },
     {
       part: 2,
       v: [
-        [0.2, 0, 0],
-        [-0.24, 0, -0.8],
-        [-0.14, 0, 0],
+        [0.16, 0, 0],
+        [-0.26, 0, -0.8],
+        [-0.06, 0, 0],
       ],
     },
   ]),

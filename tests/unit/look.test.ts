@@ -119,6 +119,24 @@ describe('meshes', () => {
     }
   });
 
+  test('seen from above, a bird covers about half the area an arrow does (no more pixels to fill)', () => {
+    // Sum of the triangles' areas projected on the xz plane (from above, wings at rest), in
+    // square boid lengths. Hand-worked: the arrow's 4 triangles are each nose (0.5, 0) to a tail
+    // corner 0.25 off the axis, 1 long: 4 * 0.5 * 1 * 0.25 = 0.5. The bird's body is 2 triangles
+    // 1 long, 0.085 wide (0.085 in all); each wing a root chord of 0.22 and a tip 0.8 out:
+    // 2 * 0.5 * 0.22 * 0.8 = 0.176. 0.261 in all.
+    const planArea = (m: Float32Array) => {
+      let sum = 0;
+      for (let t = 0; t < m.length / 24; t++) {
+        const [ax, az, bx, bz, cx, cz] = [0, 2, 8, 10, 16, 18].map((k) => m[24 * t + k]!);
+        sum += Math.abs((bx! - ax!) * (cz! - az!) - (cx! - ax!) * (bz! - az!)) / 2;
+      }
+      return sum;
+    };
+    expect(planArea(MESHES.arrow)).toBeCloseTo(0.5, 6);
+    expect(planArea(MESHES.bird)).toBeCloseTo(0.261, 6);
+  });
+
   test("a bird's wings lie on both sides of its body and rise together", () => {
     const m = MESHES.bird;
     const angles = { wing: 0.5, tail: 0 };
