@@ -4,11 +4,14 @@
 // scripts/measure.html (a fresh page per backend) draws `--frames` frames of its initial state;
 // each frame is timed from render() to finish() (wall clock: SwiftShader's WebGL2 has no timer
 // query) and, where the backend times its passes (WebGPU timestamp queries), its draw pass too.
+// The rows of one page are timed round-robin (one frame of each in turn, after one untimed frame
+// each), so a load that drifts during the run hits every shape alike.
 // Prints the medians and writes them to --out. Options: --backends webgpu,webgl2
 // --counts 16384,262144 --shapes arrow,bird,fish,dot --frames 5 --out bench-results/look.json
-// Bounded on a slow device: counts of --big-count or more time --big-frames frames (2), and a row
-// stops timing once its frames took --row-ms (6,000 ms; at least one frame is timed), so the
-// default run (2 backends x 2 counts x 4 shapes x 2 LOD settings) ends in minutes on SwiftShader.
+// Bounded on a slow device: counts of --big-count or more time --big-frames frames (2), and a page
+// stops after the pass in which its rows passed --row-ms (6,000 ms) each on average (one pass at
+// least), so the default run (2 backends x 2 counts x 4 shapes x 2 LOD settings) ends in minutes
+// on SwiftShader.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,33 +53,38 @@ try {
             };
             const out = [];
             try {
-              for (const shape of shapes) {
-                for (const lodPixels of [3, 0]) {
-                  flock.setView({ shape, lodPixels });
-                  // One frame to compile and settle, then the timed ones.
+              // Round-robin: each pass times one frame of every row in turn, so a load that
+              // drifts while the bench runs (this machine is shared) hits every row alike.
+              // First one untimed frame per row to compile its variant and settle.
+              const plan = [];
+              for (const shape of shapes)
+                for (const lodPixels of [3, 0]) plan.push({ shape, lodPixels, wall: [], gpu: [] });
+              for (const row of plan) {
+                flock.setView({ shape: row.shape, lodPixels: row.lodPixels });
+                flock.render();
+                await flock.finish();
+              }
+              const start = performance.now();
+              for (let k = 0; k < frames; k++) {
+                if (k > 0 && performance.now() - start > rowMs * plan.length) break;
+                for (const row of plan) {
+                  flock.setView({ shape: row.shape, lodPixels: row.lodPixels });
+                  const t0 = performance.now();
                   flock.render();
                   await flock.finish();
-                  const wall = [];
-                  const gpu = [];
-                  const rowStart = performance.now();
-                  for (let k = 0; k < frames; k++) {
-                    if (k > 0 && performance.now() - rowStart > rowMs) break;
-                    const t0 = performance.now();
-                    flock.render();
-                    await flock.finish();
-                    wall.push(performance.now() - t0);
-                    gpu.push(flock.timings().passes.draw);
-                  }
-                  out.push({
-                    shape,
-                    lodPixels,
-                    wallMs: median(wall),
-                    gpuDrawMs: median(gpu),
-                    frames: wall.length,
-                    drawMode: flock.drawMode ?? null,
-                  });
+                  row.wall.push(performance.now() - t0);
+                  row.gpu.push(flock.timings().passes.draw);
                 }
               }
+              for (const row of plan)
+                out.push({
+                  shape: row.shape,
+                  lodPixels: row.lodPixels,
+                  wallMs: median(row.wall),
+                  gpuDrawMs: median(row.gpu),
+                  frames: row.wall.length,
+                  drawMode: flock.drawMode ?? null,
+                });
               return { backend: flock.backend, rows: out };
             } finally {
               flock.dispose();
