@@ -2,10 +2,11 @@
 // last part of `npm run bench`). For each backend, count and shape, with level of detail on
 // (lodPixels 3, the default) and off (0), one flock in the 640x480 container of
 // scripts/measure.html (a fresh page per backend) draws `--frames` frames of its initial state;
-// each frame is timed from render() to finish() (wall clock: SwiftShader's WebGL2 has no timer
-// query) and, where the backend times its passes (WebGPU timestamp queries), its draw pass too.
-// The rows of one page are timed round-robin (one frame of each in turn, after one untimed frame
-// each), so a load that drifts during the run hits every shape alike.
+// each frame is timed from render() to finish() (wall clock; the render is the draw pass and the
+// wait for it). The rows of one page are timed round-robin (one frame of each in turn, after one
+// untimed frame each), so a load that drifts during the run hits every shape alike. (The
+// backends' own pass timers are not printed: they average their last 30 frames, which here are
+// other rows' frames.)
 // Prints the medians and writes them to --out. Options: --backends webgpu,webgl2
 // --counts 16384,262144 --shapes arrow,bird,fish,dot --frames 5 --out bench-results/look.json
 // Bounded on a slow device: counts of --big-count or more time --big-frames frames (2), and a page
@@ -58,7 +59,7 @@ try {
               // First one untimed frame per row to compile its variant and settle.
               const plan = [];
               for (const shape of shapes)
-                for (const lodPixels of [3, 0]) plan.push({ shape, lodPixels, wall: [], gpu: [] });
+                for (const lodPixels of [3, 0]) plan.push({ shape, lodPixels, wall: [] });
               for (const row of plan) {
                 flock.setView({ shape: row.shape, lodPixels: row.lodPixels });
                 flock.render();
@@ -73,7 +74,6 @@ try {
                   flock.render();
                   await flock.finish();
                   row.wall.push(performance.now() - t0);
-                  row.gpu.push(flock.timings().passes.draw);
                 }
               }
               for (const row of plan)
@@ -81,7 +81,6 @@ try {
                   shape: row.shape,
                   lodPixels: row.lodPixels,
                   wallMs: median(row.wall),
-                  gpuDrawMs: median(row.gpu),
                   frames: row.wall.length,
                   drawMode: flock.drawMode ?? null,
                 });
@@ -110,9 +109,8 @@ try {
               `bird lod 3 / arrow lod 0: ${ratio(ms('bird', 3), ms('arrow', 0))}`,
           );
         for (const r of got.rows) {
-          const gpu = r.gpuDrawMs === null ? '' : `  draw pass ${r.gpuDrawMs.toFixed(2)} ms (gpu)`;
           console.log(
-            `  ${r.shape.padEnd(6)} lod ${String(r.lodPixels).padEnd(2)}  frame ${r.wallMs.toFixed(1).padStart(7)} ms (render + finish, median of ${r.frames})${gpu}`,
+            `  ${r.shape.padEnd(6)} lod ${String(r.lodPixels).padEnd(2)}  frame ${r.wallMs.toFixed(1).padStart(7)} ms (render + finish, median of ${r.frames})`,
           );
         }
       }).catch((e) => {
