@@ -67,17 +67,51 @@ export function speedColor(
   return [a[0]! + (b[0]! - a[0]!) * f, a[1]! + (b[1]! - a[1]!) * f, a[2]! + (b[2]! - a[2]!) * f];
 }
 
-/** Predators are drawn this many boid lengths long. */
+/** Predators are drawn this many boid lengths long, unless that is too large a part of the box. */
 export const PREDATOR_SCALE = 4;
+
+/**
+ * The most of the box's largest active side a predator is drawn long. In a small box (a phone's
+ * 512-boid murmuration: a 16-unit cube) the boid length is its floor, 0.25*perceptionRadius, so
+ * PREDATOR_SCALE boid lengths was 16% of the box: a hawk about 100 px long across a phone. 8%
+ * keeps it the largest thing in the sky without filling it; in the default-density scenes
+ * (boid length 1.5% of the side, 6% for the predator) the cap never bites.
+ */
+export const PREDATOR_MAX_BOX_FRACTION = 0.08;
+
+/** A capped predator is still at least this many boid lengths long (a hawk, not a starling). */
+export const PREDATOR_MIN_SCALE = 2;
+
+/** The largest side of the box on the active axes (x, y in 2D; x, y, z in 3D), world units. */
+export function largestSide(
+  p: Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>,
+): number {
+  const axes = p.dimensions === 2 ? 2 : 3;
+  let side = 0;
+  for (let a = 0; a < axes; a++) side = Math.max(side, p.boundsMax[a]! - p.boundsMin[a]!);
+  return side;
+}
 
 /** Boid length in world units: 1.5% of the box's largest active side, at least 0.25*perceptionRadius. */
 export function boidSizeFor(
   p: Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions' | 'perceptionRadius'>,
 ): number {
-  const axes = p.dimensions === 2 ? 2 : 3;
-  let side = 0;
-  for (let a = 0; a < axes; a++) side = Math.max(side, p.boundsMax[a]! - p.boundsMin[a]!);
-  return Math.max(0.015 * side, 0.25 * p.perceptionRadius);
+  return Math.max(0.015 * largestSide(p), 0.25 * p.perceptionRadius);
+}
+
+/**
+ * Predator length in world units, the one number every renderer draws it at (RenderScene
+ * .predatorSize): PREDATOR_SCALE boid lengths, at most PREDATOR_MAX_BOX_FRACTION of the box's
+ * largest active side, never under PREDATOR_MIN_SCALE boid lengths:
+ * max(2 b, min(4 b, 0.08 side)).
+ * @param boidSize the boid length drawn, world units (view.boidSize or boidSizeFor)
+ */
+export function predatorSizeFor(
+  p: Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>,
+  boidSize: number,
+): number {
+  const capped = Math.min(PREDATOR_SCALE * boidSize, PREDATOR_MAX_BOX_FRACTION * largestSide(p));
+  return Math.max(PREDATOR_MIN_SCALE * boidSize, capped);
 }
 
 /** An orbit camera around `target`: yaw and pitch in radians, distance in world units, fovY in radians. */

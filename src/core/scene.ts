@@ -8,7 +8,7 @@ import { predatorPosition } from './behaviours';
 import type { RGBA } from './color';
 import type { Shape } from './look';
 import type { FlockParams, Vec3 } from './params';
-import { COLOR_MODE_CODE, PREDATOR_SCALE, colorTable } from './render-math';
+import { COLOR_MODE_CODE, colorTable, predatorSizeFor } from './render-math';
 import { defaultView, resolvedShape, viewColors, type ViewOptions } from './view';
 
 /** The scene of one frame. Arrays are owned by the scene (renderers only read them). */
@@ -29,7 +29,7 @@ export interface RenderScene {
   obstacles: Float32Array;
   /** Predators to draw: Float32Array(8 * n), position xyz + 0, then heading xyz + 0 (unit length). */
   predators: Float32Array;
-  /** Predator length, world units. */
+  /** Predator length, world units: predatorSizeFor (render-math.ts), on every renderer. */
   predatorSize: number;
   /** The attractor while active and shown: xyz (world units) + strength (> 0 attracts); else null. */
   attractor: [number, number, number, number] | null;
@@ -142,7 +142,7 @@ export function buildScene(
     bounds: view.showBounds ? { min: params.boundsMin, max: params.boundsMax } : null,
     obstacles,
     predators: view.showPredators ? predators : new Float32Array(0),
-    predatorSize: PREDATOR_SCALE * boidSize,
+    predatorSize: predatorSizeFor(params, boidSize),
     attractor:
       view.showAttractor && strength !== 0 ? [a[0], a[1], dims === 2 ? 0 : a[2], strength] : null,
     attractorRadius: params.attractorRadius,
