@@ -108,6 +108,12 @@ export function captionText(flock: Flock, state: DemoState): string {
 
 const LEGEND_SEEN = 'gpu-flock-legend-seen';
 
+/**
+ * Where the legend starts collapsed ("?" opens it): a narrow screen, where its lines covered the
+ * lower fifth of the flock (390x844), or a touch screen, where keyboard help is of no use.
+ */
+const LEGEND_COLLAPSED = `${PHONE}, (pointer: coarse)`;
+
 function setupLegend(): void {
   const legend = document.getElementById('legend');
   const help = document.getElementById('help-button');
@@ -118,10 +124,14 @@ function setupLegend(): void {
   } catch {
     // Storage blocked: show the legend until first use on every visit.
   }
-  legend.hidden = seen;
+  const show = (open: boolean) => {
+    legend.hidden = !open;
+    help.setAttribute('aria-expanded', String(open));
+  };
+  show(!seen && !matchMedia(LEGEND_COLLAPSED).matches);
   const hide = () => {
     if (legend.hidden) return;
-    legend.hidden = true;
+    show(false);
     try {
       localStorage.setItem(LEGEND_SEEN, '1');
     } catch {
@@ -133,12 +143,10 @@ function setupLegend(): void {
   app.addEventListener('wheel', hide, { passive: true });
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === '?') legend.hidden = !legend.hidden;
+    if (e.key === '?') show(legend.hidden);
     else hide();
   });
-  help.addEventListener('click', () => {
-    legend.hidden = !legend.hidden;
-  });
+  help.addEventListener('click', () => show(legend.hidden));
 }
 
 async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
@@ -420,6 +428,10 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const debug = new DebugLayer(flock, container);
   window.demo = { state, gui: () => gui, link, embed, debug };
   // A click (no drag) on a boid picks it: its radii and neighbours are drawn (pickedBoid).
+  // A tap on empty sky picks nothing, which clears: a touch screen has no Escape key.
+  const clears = matchMedia('(pointer: coarse)').matches
+    ? 'a tap on empty sky clears'
+    : 'Escape clears';
   let down: { x: number; y: number } | null = null;
   container.addEventListener('pointerdown', (e) => {
     down = e.button === 0 ? { x: e.clientX, y: e.clientY } : null;
@@ -431,7 +443,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       .pick(e.clientX, e.clientY)
       .then((id) => {
         flock.setView({ pickedBoid: id });
-        if (id >= 0) overlay.setStatus(`picked boid ${id} (Escape clears)`);
+        if (id >= 0) overlay.setStatus(`picked boid ${id} (${clears})`);
         else overlay.setStatus('');
       })
       .catch((err: unknown) => overlay.addRuntimeError(messageOf(err)));

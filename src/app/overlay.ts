@@ -86,23 +86,26 @@ export class Overlay {
   }
 
   private render(): void {
-    const lines: [field: string, text: string, cls?: string][] = [];
+    // pieces: the compact line's pieces (see below), joined by spaces in `text`.
+    const lines: [field: string, text: string, cls?: string, pieces?: string[]][] = [];
     const f = this.flock;
     if (f) {
       const p = f.params;
       // The phone layout shows only this line (app.css): backend, count, fps, and how many
-      // messages a tap on it unfolds (the caption at the bottom names the scene).
+      // messages a tap on it unfolds (the caption at the bottom names the scene). A narrow
+      // screen wraps it between its pieces rather than cutting it off.
       const messages = this.urlErrors.length + (this.guiError ? 1 : 0) + this.runtimeErrors.length;
       const probed = this.probe !== '' && p.count === this.probeCount;
-      lines.push([
-        'compact',
-        `${f.backend} · ${p.count} boids${probed ? ` (${this.probeNote})` : ''} · ` +
-          `${f.stats.fps.toFixed(0)} fps` +
-          (f.running && f.stats.stepsPerFrame > 0 && f.stats.timeScale < 0.95
-            ? ` · ${f.stats.timeScale.toPrecision(2)}x real time`
-            : '') +
-          (messages > 0 ? ` · ${messages} message${messages > 1 ? 's' : ''} (tap)` : ''),
-      ]);
+      // The pieces a narrow screen may wrap between (app.css), each but the last ending in its
+      // separator's dot; the count's note follows the count with no dot between.
+      const pieces = [`${f.backend} ·`, `${p.count} boids${probed ? '' : ' ·'}`];
+      if (probed) pieces.push(`(${this.probeNote}) ·`);
+      pieces.push(`${f.stats.fps.toFixed(0)} fps ·`);
+      if (f.running && f.stats.stepsPerFrame > 0 && f.stats.timeScale < 0.95)
+        pieces.push(`${f.stats.timeScale.toPrecision(2)}x real time ·`);
+      if (messages > 0) pieces.push(`${messages} message${messages > 1 ? 's' : ''} (tap) ·`);
+      pieces.push(pieces.pop()!.slice(0, -2));
+      lines.push(['compact', pieces.join(' '), undefined, pieces]);
       const info = f.deviceInfo ? ` — ${f.deviceInfo}` : '';
       lines.push(['backend', `backend: ${f.backend}${info}`]);
       lines.push([
@@ -154,11 +157,23 @@ export class Overlay {
     if (this.root.dataset.key === key) return;
     this.root.dataset.key = key;
     this.root.replaceChildren(
-      ...lines.map(([field, text, cls]) => {
+      ...lines.map(([field, text, cls, pieces]) => {
         const div = document.createElement('div');
         div.dataset.field = field;
         if (cls) div.className = cls;
-        div.textContent = text;
+        if (pieces) {
+          // One inline block per piece (wrapped inside only when wider than the line), the
+          // separator's dot kept at the end of the piece before it, and a plain space between
+          // them where the line may wrap: the text reads the same ('a · b (note) · c').
+          pieces.forEach((piece, k) => {
+            const span = document.createElement('span');
+            span.textContent = piece;
+            if (k > 0) div.append(' ');
+            div.append(span);
+          });
+        } else {
+          div.textContent = text;
+        }
         return div;
       }),
     );

@@ -44,7 +44,10 @@ export function probeMessage(probe: CountProbe, phone: boolean): string {
   );
 }
 
-/** The note beside the count on the overlay's first line while the probe's count runs. */
+/**
+ * The note beside the count on the overlay's first line while the probe's count runs. Short: on a
+ * phone that line wraps at about 37 characters, and the probe's own line (a tap away) says the rest.
+ */
 export function probeNote(probe: CountProbe): string {
-  return probe.holds ? `chosen for ${probe.fps} fps` : `the fewest offered, under ${probe.fps} fps`;
+  return probe.holds ? `chosen for ${probe.fps} fps` : `the fewest; under ${probe.fps} fps`;
 }

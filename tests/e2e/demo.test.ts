@@ -530,7 +530,7 @@ describe.skipIf(!executablePath)('demo page', () => {
     await desk.close();
   });
 
-  test('phone 390x844: the GUI is a small button, a bottom sheet of at most half the screen when open; the overlay one line clear of the link; the centre free', async () => {
+  test('phone 390x844: the GUI is a small button, a bottom sheet of at most half the screen when open; the status line whole (wrapped, never cut) and clear of the link; the legend collapsed until "?"; the centre free', async () => {
     const phone = await context.browser()!.newContext({
       viewport: { width: 390, height: 844 },
       isMobile: true,
@@ -550,13 +550,29 @@ describe.skipIf(!executablePath)('demo page', () => {
     expect(gui.h).toBeLessThan(60);
     expect(gui.w).toBeLessThan(150);
     expect(gui.y).toBeGreaterThan(844 - 80);
+    // The status line: one line, or two when it is long (it wraps rather than being cut off;
+    // 12 px text at 1.45 with 6 px padding: 29 px a line), clear of the link and the "?".
     const overlay = await box('#overlay');
-    expect(overlay.h).toBeLessThan(32);
+    expect(overlay.h).toBeLessThan(50);
     expect(overlaps(overlay, await box('#bench-link'))).toBe(false);
+    expect(overlaps(overlay, await box('#help-button'))).toBe(false);
     for (const sel of ['#param-gui', '#overlay', '#caption', '#bench-link', '#help-button']) {
       expect(overlaps(await box(sel), centre), sel).toBe(false);
     }
     writeFileSync('/tmp/demo-phone.png', await page.screenshot());
+    // The legend starts collapsed on a narrow touch screen (first visit, nothing stored: on a
+    // desktop it shows, above); "?" opens it with the touch gestures, and closes it again.
+    const legend = page.locator('#legend');
+    const help = page.locator('#help-button');
+    expect(await legend.isVisible()).toBe(false);
+    expect(await help.getAttribute('aria-expanded')).toBe('false');
+    await help.tap();
+    expect(await legend.isVisible()).toBe(true);
+    expect(await help.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('#legend .touch').isVisible()).toBe(true);
+    expect(await page.locator('#legend .mouse').isVisible()).toBe(false);
+    await help.tap();
+    expect(await legend.isVisible()).toBe(false);
     // Open: a bottom sheet, at most half the screen.
     await page.locator('#param-gui .close-button').click();
     const open_ = await box('#param-gui');
@@ -670,6 +686,23 @@ describe.skipIf(!executablePath)('demo page', () => {
       await expect
         .poll(() => page.locator('[data-field=compact]').textContent())
         .toContain(`(${probeNote(p)})`);
+      // The whole line is on the screen: wrapped between its pieces, nothing cut off (it was
+      // 'webgpu · 512 boids (the fewest offer…' at 390 px), every piece inside the overlay, in
+      // at most 3 lines (the count, its note and the fps; slow motion may take a third).
+      const fit = await page.locator('[data-field=compact]').evaluate((el) => {
+        const o = el.parentElement!.getBoundingClientRect();
+        const pieces = [...el.children].map((c) => c.getBoundingClientRect());
+        return {
+          cut: el.scrollWidth > el.clientWidth,
+          pieces: pieces.length,
+          outside: pieces.filter((r) => r.right > o.right || r.left < o.left).length,
+          lines: new Set(pieces.map((r) => Math.round(r.top))).size,
+        };
+      });
+      expect(fit.cut).toBe(false);
+      expect(fit.pieces).toBeGreaterThanOrEqual(4);
+      expect(fit.outside).toBe(0);
+      expect(fit.lines).toBeLessThanOrEqual(3);
       // Another count from the panel: the overlay no longer says the probe chose it.
       const other = got.count === 512 ? 1024 : 512;
       await page.evaluate((n) => window.flock!.setParams({ count: n }), other);

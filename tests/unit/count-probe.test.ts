@@ -114,7 +114,7 @@ describe('probeCount', () => {
     expect(p.probes.map((x) => x.count)).toEqual([2000, 1000, 512]);
     expect(p).toMatchObject({ count: 512, holds: false, frameMs: 81, failsAt: 512 });
     expect(Math.max(...stepped)).toBe(2000);
-    expect(probeNote(p)).toBe('the fewest offered, under 30 fps');
+    expect(probeNote(p)).toBe('the fewest; under 30 fps');
   });
 
   test('bounded: a slow device ends the search near its deadline, never a frame far past it', async () => {
