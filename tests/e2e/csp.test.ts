@@ -2,28 +2,21 @@
 // 'unsafe-inline'): no violation is reported, the flock runs, and dat.gui's panel is styled and on
 // top of the canvas. The demo is built with `vite build` into a temporary folder and served by a
 // small static server that sends the policy with every response.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import { serveStatic, type StaticServer } from '../support/static-server';
 
 const executablePath = findChromium();
 const root = join(import.meta.dirname, '../..');
 const CSP = "default-src 'self'; base-uri 'none'; object-src 'none'";
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-};
 
 let out = '';
-let server: Server;
+let server: StaticServer | undefined;
 let browser: Browser;
 let baseUrl = '';
 
@@ -36,32 +29,14 @@ describe.skipIf(!executablePath)('demo under a strict CSP', () => {
       logLevel: 'error',
       build: { outDir: out, emptyOutDir: true },
     });
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
-      let file = join(out, rel);
-      try {
-        if (statSync(file).isDirectory()) file = join(file, 'index.html');
-        const body = readFileSync(file);
-        res.writeHead(200, {
-          'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-          'Content-Security-Policy': CSP,
-        });
-        res.end(body);
-      } catch {
-        res.writeHead(404, { 'Content-Security-Policy': CSP });
-        res.end('not found');
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const addr = server.address();
-    baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    server = await serveStatic(out, { csp: CSP });
+    baseUrl = server.url;
     browser = await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
   });
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    await server?.close();
     if (out) rmSync(out, { recursive: true, force: true });
   });
 

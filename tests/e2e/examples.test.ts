@@ -6,10 +6,9 @@
 // found where each bundler put it, no CSP violation. The vite app also runs in `vite dev`.
 // The gzip size of the JavaScript each page loads is printed (WebGPU and WebGL2 pages).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
@@ -17,50 +16,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 import type { GpuFlockElement } from '../../src/element/index';
 import { EXAMPLES, examplesDir, prepareExamples, root } from '../../scripts/examples.mjs';
+import { serveStatic, type StaticServer } from '../support/static-server';
 
 const executablePath = findChromium();
-const CSP = "default-src 'self'";
 const GPU_RUNGS = ['webgpu', 'webgl2', 'webgl2-tf'];
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-  '.png': 'image/png',
-};
-
-/** A static file server for `dir` on 127.0.0.1 (a free port), every answer with the strict CSP. */
-function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(dir, path));
-    if (!file.startsWith(dir + sep) && file !== dir) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': CSP,
-      'cache-control': 'no-store',
-    });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const addr = server.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      resolve({ server, url: `http://127.0.0.1:${port}` });
-    });
-  });
-}
 
 interface Opened {
   page: Page;
@@ -212,7 +171,7 @@ function kb(bytes: number): string {
 
 let context: BrowserContext;
 let profile = '';
-const servers: Server[] = [];
+const servers: StaticServer[] = [];
 const urls: Record<string, string> = {};
 const sizes: string[] = [];
 
@@ -220,9 +179,9 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
   beforeAll(async () => {
     prepareExamples(() => undefined);
     for (const [name, { serve: sub }] of Object.entries(EXAMPLES)) {
-      const { server, url } = await serve(join(examplesDir, name, sub));
+      const server = await serveStatic(join(examplesDir, name, sub));
       servers.push(server);
-      urls[name] = url;
+      urls[name] = server.url;
     }
     profile = mkdtempSync(join(tmpdir(), 'gpu-flock-examples-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -235,7 +194,7 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
 
   afterAll(async () => {
     await context?.close();
-    for (const s of servers) s.close();
+    await Promise.all(servers.map((s) => s.close()));
     if (profile) rmSync(profile, { recursive: true, force: true });
     if (sizes.length)
       console.log(

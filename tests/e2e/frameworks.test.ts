@@ -12,10 +12,8 @@
 // example's install + build time and the gzip JavaScript its page loads.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { freePort } from '../support/free-port';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -32,43 +30,11 @@ import {
 } from '../../scripts/examples.mjs';
 import type { Flock, FlockState } from '../../src/index';
 import type { GpuFlockElement } from '../../src/element/index';
+import { freePort } from '../support/free-port';
+import { serveStatic } from '../support/static-server';
 
 const executablePath = findChromium();
 const GPU_RUNGS = ['webgpu', 'webgl2', 'webgl2-tf'];
-const CSP = "default-src 'self'";
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
-
-/** A static file server for a Vite build (index.html for unknown paths), with a strict CSP. */
-function serveStatic(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(dir, path));
-    if (!file.startsWith(dir + sep) && file !== dir) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (!existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html');
-    res.writeHead(200, {
-      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': CSP,
-      'cache-control': 'no-store',
-    });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const addr = server.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      resolve({ server, url: `http://127.0.0.1:${port}` });
-    });
-  });
-}
-
 interface Running {
   url: string;
   stop: () => Promise<void>;
@@ -111,8 +77,9 @@ async function serveExample(name: FrameworkExampleName): Promise<Running> {
   const dir = join(examplesDir, name);
   const { serve } = FRAMEWORK_EXAMPLES[name];
   if (serve.kind === 'static') {
-    const { server, url } = await serveStatic(join(dir, serve.dir));
-    return { url, stop: () => new Promise((r) => server.close(() => r())), log: () => '' };
+    // A Vite build: index.html for unknown paths.
+    const { url, close } = await serveStatic(join(dir, serve.dir), { spa: true });
+    return { url, stop: close, log: () => '' };
   }
   const port = await freePort();
   if (serve.kind === 'next')
