@@ -282,7 +282,8 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
     };
     expect(r.n).toBeGreaterThan(10);
     expect(r.count).toBe(300);
-    expect(r.err).toMatch(/needs a browser page/);
+    // A FlockError like any bad input: the field (target) and what is allowed (a browser's DOM).
+    expect(r.err).toMatch(/^target = undefined is not allowed; allowed: a browser with a DOM/);
     expect(r.el).toBe('function');
   });
 
