@@ -689,16 +689,24 @@ describe.skipIf(!executablePath)('demo page', () => {
       // The whole line is on the screen: wrapped between its pieces, nothing cut off (it was
       // 'webgpu · 512 boids (the fewest offer…' at 390 px), every piece inside the overlay, in
       // at most 3 lines (the count, its note and the fps; slow motion may take a third).
-      const fit = await page.locator('[data-field=compact]').evaluate((el) => {
-        const o = el.parentElement!.getBoundingClientRect();
-        const pieces = [...el.children].map((c) => c.getBoundingClientRect());
-        return {
-          cut: el.scrollWidth > el.clientWidth,
-          pieces: pieces.length,
-          outside: pieces.filter((r) => r.right > o.right || r.left < o.left).length,
-          lines: new Set(pieces.map((r) => Math.round(r.top))).size,
-        };
-      });
+      // Measured in one task on the element found then: the overlay rewrites the line (the fps
+      // each second), so a node found by a locator can be detached by the time it is read.
+      const measure = () =>
+        page.evaluate(() => {
+          const el = document.querySelector('[data-field=compact]');
+          if (!el?.parentElement) return null;
+          const o = el.parentElement.getBoundingClientRect();
+          const pieces = [...el.children].map((c) => c.getBoundingClientRect());
+          return {
+            cut: el.scrollWidth > el.clientWidth,
+            pieces: pieces.length,
+            outside: pieces.filter((r) => r.right > o.right || r.left < o.left).length,
+            lines: new Set(pieces.map((r) => Math.round(r.top))).size,
+          };
+        });
+      const last: { fit: Awaited<ReturnType<typeof measure>> } = { fit: null };
+      await expect.poll(async () => (last.fit = await measure()) !== null).toBe(true);
+      const fit = last.fit!;
       expect(fit.cut).toBe(false);
       expect(fit.pieces).toBeGreaterThanOrEqual(4);
       expect(fit.outside).toBe(0);
