@@ -24,10 +24,10 @@ export interface FrameCost {
 
 /**
  * The line through two samples of different counts (one sample: through the origin, the cost
- * proportional to the count). Noise can tilt the line impossibly; then: a cost that did not fall
- * with the count is all fixed (perBoid 0, fixed the larger sample); a line that would cross zero
- * above count 0 becomes proportional through the costlier sample per boid (never cheaper than
- * either measurement).
+ * proportional to the count). Noise can tilt the line impossibly; then: a cost that did not rise
+ * with the count becomes proportional through the larger count at the slower frame (a slope of
+ * 0 would let any count through); a line that would cross zero above count 0 becomes
+ * proportional through the costlier sample per boid (never cheaper than either measurement).
  */
 export function fitFrameCost(a: FrameSample, b?: FrameSample): FrameCost {
   const proportional = (...s: FrameSample[]): FrameCost => ({
@@ -36,7 +36,11 @@ export function fitFrameCost(a: FrameSample, b?: FrameSample): FrameCost {
   });
   if (!b || b.count === a.count) return proportional(a, ...(b ? [b] : []));
   const [lo, hi] = a.count < b.count ? [a, b] : [b, a];
-  if (hi.frameMs <= lo.frameMs) return { fixedMs: Math.max(lo.frameMs, hi.frameMs), perBoidMs: 0 };
+  // No costlier at more boids (noise: a loaded machine timed the smaller count slower; or a
+  // frame bound by the display): the slope is unknown, so never call it 0, which would let any
+  // count through (a million boids on a software GPU). Proportional through the larger count,
+  // at the slower of the two frames.
+  if (hi.frameMs <= lo.frameMs) return proportional({ count: hi.count, frameMs: lo.frameMs });
   const perBoidMs = (hi.frameMs - lo.frameMs) / (hi.count - lo.count);
   const fixedMs = lo.frameMs - perBoidMs * lo.count;
   return fixedMs < 0 ? proportional(lo, hi) : { fixedMs, perBoidMs };
