@@ -19,6 +19,13 @@ const root = join(import.meta.dirname, '../..');
 /** One grab of the demo's canvas (tests/support/demo-grab.ts). */
 const grab = (page: Page) => page.evaluate(grabDemoCanvas);
 
+/**
+ * How long a page load may take: a guard against hangs only. Vite's dev server compiles the
+ * demo's modules on first load, and a full run beside six busy loops (and other work) took more
+ * than 60 s for one load.
+ */
+const LOAD_MS = 180_000;
+
 /** Opens the demo and waits for the flock; a page that fails to load says why (console errors). */
 async function open(page: Page, query: string): Promise<void> {
   const problems: string[] = [];
@@ -26,9 +33,9 @@ async function open(page: Page, query: string): Promise<void> {
     if (m.type() === 'error') problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(`${baseUrl}/${query}`);
+  await page.goto(`${baseUrl}/${query}`, { timeout: LOAD_MS });
   try {
-    await page.waitForFunction(() => window.flockReady !== undefined, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.flockReady !== undefined, null, { timeout: LOAD_MS });
   } catch (e) {
     throw new Error(`the demo did not start: ${problems.join(' | ') || String(e)}`);
   }
@@ -377,7 +384,7 @@ describe.skipIf(!executablePath)('demo page', () => {
     }));
     // A page of the same origin with only the element and that line in it.
     const other = await context.newPage();
-    await other.goto(`${baseUrl}/tests/e2e/blank.html`);
+    await other.goto(`${baseUrl}/tests/e2e/blank.html`, { timeout: LOAD_MS });
     const got = await other.evaluate(async (html) => {
       // A dynamic import the test runner does not rewrite (it would for import() itself).
       const load = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
@@ -627,8 +634,8 @@ describe.skipIf(!executablePath)('demo page', () => {
     const page = await context.newPage();
     // An explicit backend that is hidden cannot run: createFlock rejects and the page says why.
     // (A count above the cpu cap is a URL value the rung cannot take: shown and ignored, above.)
-    await page.goto(`${baseUrl}/?backend=webgpu&disable=webgpu`);
-    await page.waitForFunction(() => window.flockReady !== undefined);
+    await page.goto(`${baseUrl}/?backend=webgpu&disable=webgpu`, { timeout: LOAD_MS });
+    await page.waitForFunction(() => window.flockReady !== undefined, null, { timeout: LOAD_MS });
     const err = await page.evaluate(() =>
       window.flockReady!.then(
         () => 'started',
