@@ -49,20 +49,15 @@ describe('obstacles attribute text', () => {
   });
 
   test('a sphere of 3 numbers after a good one, and JSON that does not parse, name the format', () => {
-    const short = read({ obstacles: '0,0,0,4; 1,2,3' }).reports[0]!.error as FlockError;
-    expect([short.field, short.value, short.allowed]).toEqual([
-      'obstacles',
-      '0,0,0,4; 1,2,3',
-      FORMAT,
-    ]);
-    expect(short.message).toContain('(sphere 2 of 2, "1,2,3", is not 4 numbers x,y,z,r)');
-    const json = read({ obstacles: '[{"center":[1,2,3]' }).reports[0]!.error as FlockError;
-    expect([json.field, json.value, json.allowed]).toEqual([
-      'obstacles',
-      '[{"center":[1,2,3]',
-      FORMAT,
-    ]);
-    expect(json.message).toContain('(not JSON: ');
+    const cases: [text: string, why: string][] = [
+      ['0,0,0,4; 1,2,3', '(sphere 2 of 2, "1,2,3", is not 4 numbers x,y,z,r)'],
+      ['[{"center":[1,2,3]', '(not JSON: '],
+    ];
+    for (const [text, why] of cases) {
+      const e = read({ obstacles: text }).reports[0]!.error as FlockError;
+      expect([e.field, e.value, e.allowed]).toEqual(['obstacles', text, FORMAT]);
+      expect(e.message).toContain(why);
+    }
   });
 
   test('text in the format is read; values out of range still name the sphere and field', () => {
