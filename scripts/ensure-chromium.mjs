@@ -1,6 +1,7 @@
-// Makes sure a Chromium exists for the browser tests and benchmarks. Where none is found and
-// apt-get can be used as root, installs Debian's chromium; otherwise exits with one line that
-// says what to install.
+// Makes sure a Chromium exists for the browser tests and benchmarks (scripts/chromium.mjs looks in
+// $CHROME_PATH, the system's standard paths, then Playwright's own download). Where none is found
+// and apt-get can be used as root, installs Debian's chromium; otherwise exits with one line that
+// says what to install: a system Chromium, or Playwright's (`npx playwright install chromium`).
 import { execSync } from 'node:child_process';
 import { findChromium } from './chromium.mjs';
 
@@ -28,7 +29,9 @@ if (!found && !process.env.CHROME_PATH) {
 }
 if (!found) {
   console.error(
-    'ensure-chromium: no Chromium found: install one (Debian: apt-get install chromium) or set CHROME_PATH to its binary',
+    process.env.CHROME_PATH
+      ? `ensure-chromium: CHROME_PATH is ${process.env.CHROME_PATH}, which does not exist`
+      : 'ensure-chromium: no Chromium found: run `npx playwright install chromium` (Playwright downloads its own), install one (Debian: apt-get install chromium), or set CHROME_PATH to its binary',
   );
   process.exit(1);
 }
