@@ -39,7 +39,7 @@ export default defineConfig({
   // Pre-bundle the runtime dependencies up front: a dependency discovered mid-test makes Vite
   // reload the page under a running browser test.
   optimizeDeps: {
-    include: [...PREBUNDLED_DEPS, 'chart.js'],
+    include: [...PREBUNDLED_DEPS, 'chart.js', 'valibot'],
   },
   build: {
     target: 'es2022',

@@ -73,8 +73,11 @@ export interface BenchApi {
   sentence(): string;
   /** Runs imported from other devices' JSON exports. */
   imported: BenchExport[];
-  /** Adds runs (parsed JSON exports) to the overlay; throws on a file that is not one. */
-  importRuns(runs: unknown[]): void;
+  /**
+   * Adds runs (parsed JSON exports) to the overlay, all or none; throws naming the file and its
+   * first wrong field on a file that is not one, and keeps nothing of the call then.
+   */
+  importRuns(runs: unknown[], names?: readonly string[]): void;
   /** Cancels the run under way (as the Cancel button). */
   cancel(): void;
   charts: BenchCharts;
@@ -329,16 +332,29 @@ $('json').addEventListener('click', () =>
   ),
 );
 
-function importRuns(data: unknown[]): void {
-  for (const [i, d] of data.entries()) imported.push(parseImport(d, `file ${i + 1}`));
-  redraw();
+/**
+ * Adds runs to the overlay, all or none: every file is checked whole first (parseImport), and a
+ * redraw that fails takes them out again, so a rejected file leaves the page as it was.
+ * @throws Error naming the file and its first wrong field
+ */
+function importRuns(data: unknown[], names: readonly string[] = []): void {
+  const runs = data.map((d, i) => parseImport(d, names[i] ?? `file ${i + 1}`));
+  const before = imported.length;
+  imported.push(...runs);
+  try {
+    redraw();
+  } catch (e) {
+    imported.splice(before);
+    redraw();
+    throw e;
+  }
 }
 $<HTMLInputElement>('import').addEventListener('change', async (e) => {
   const input = e.target as HTMLInputElement;
   const files = [...(input.files ?? [])];
   for (const f of files) {
     try {
-      importRuns([JSON.parse(await f.text())]);
+      importRuns([JSON.parse(await f.text())], [f.name]);
     } catch (err) {
       const li = document.createElement('li');
       li.className = 'bad';

@@ -13,6 +13,7 @@ import { reportLines, type DeviceReport } from './device-report';
 import { ALL_FAMILIES, PASS_KEYS, ALL_VARIANTS, caseLabel, type BehaviourVariant } from './cases';
 import { BACKEND_NAMES, isMeasured, type AnyRow, type BenchRow } from './rows';
 import { quantile } from './stats';
+import { importProblem } from './import-schema';
 
 export interface Ratios {
   xBrute: number | null;
@@ -318,9 +319,11 @@ export interface BenchExport {
 }
 
 /**
- * Checks that `data` (a parsed JSON file) is a run this page exported, and returns it with its
- * label filled in.
- * @throws Error saying what is wrong with the file
+ * Checks that `data` (a parsed JSON file) is a run this page exported: the whole file against
+ * ImportSchema (import-schema.ts: every field the page reads, with its type) before any of it is
+ * used, and returns it with its label filled in.
+ * @throws Error naming the file and the first wrong field: 'a.json: rows[0]: expected Object,
+ *   got null'
  */
 export function parseImport(data: unknown, name = 'file'): BenchExport {
   const e = data as Partial<BenchExport> | null;
@@ -328,6 +331,8 @@ export function parseImport(data: unknown, name = 'file'): BenchExport {
     throw new Error(
       `${name}: not a gpu-flock benchmark export (no "tool": "gpu-flock bench" and "rows")`,
     );
+  const problem = importProblem(data);
+  if (problem) throw new Error(`${name}: ${problem}`);
   return { ...(e as BenchExport), label: e.label ?? deviceLabel(e.device ?? null) };
 }
 
