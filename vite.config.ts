@@ -41,7 +41,10 @@ export default defineConfig({
   optimizeDeps: {
     include: [...PREBUNDLED_DEPS, 'chart.js', 'valibot'],
   },
+  // `npm run build:demo`: the demo and the benchmark page, in dist-demo/ (dist/ is the package,
+  // `npm run build`).
   build: {
+    outDir: 'dist-demo',
     target: 'es2022',
     rollupOptions: { input: { main: 'index.html', bench: 'bench.html' } },
   },

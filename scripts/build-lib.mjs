@@ -1,4 +1,4 @@
-// `npm run build:lib`: the package in dist/ (DESIGN.md section 2).
+// `npm run build`: the package in dist/ (DESIGN.md section 2).
 //   dist/index.js, dist/element.js + chunks   ES modules for bundlers; each backend is a chunk
 //                                             loaded on first use; shaders inlined as strings;
 //                                             twgl.js and gl-matrix stay imports (the package's

@@ -1,5 +1,5 @@
 // Builds the examples as a user would (DESIGN.md section 5): packs the library (`npm pack`, which
-// runs build:lib), installs the tarball into each example under examples/, and builds the ones
+// runs `npm run build`), installs the tarball into each example under examples/, and builds the ones
 // that have a build. An example's own tools (vite, typescript, esbuild) are the repository's:
 // Node and npm find them in the root node_modules above the example, so an install takes only
 // the tarball (--omit=dev) and works offline. `node scripts/examples.mjs` runs it alone.
@@ -28,7 +28,7 @@ function run(cmd, args, cwd, log) {
 }
 
 /**
- * Packs the library into .pack/ (`npm pack`, which runs build:lib) and copies the tarball to
+ * Packs the library into .pack/ (`npm pack`, which runs `npm run build`) and copies the tarball to
  * FRAMEWORK_TARBALL. Returns the tarball path. @throws Error with npm's output.
  */
 export function packLibrary(log = console.log) {

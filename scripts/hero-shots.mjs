@@ -1,5 +1,5 @@
 // Screenshots of the plain-HTML hero (examples/plain-html) for a person to look at:
-// `npm run build:lib && node scripts/hero-shots.mjs OUTDIR name[@phone|@WxH][+seconds] ...`,
+// `npm run build && node scripts/hero-shots.mjs OUTDIR name[@phone|@WxH][+seconds] ...`,
 // e.g. `desk phone@phone wide@1600x900+6`. Serves examples/plain-html from a static server with
 // the example's strict Content-Security-Policy, its node_modules/gpu-flock/dist/ answered from
 // this repository's dist/ (so no pack or install), opens the page in the system Chromium
@@ -19,7 +19,7 @@ if (!outDir || jobs.length === 0) {
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 if (!existsSync(join(dist, 'gpu-flock.element.js'))) {
-  console.error('dist/gpu-flock.element.js is missing: run `npm run build:lib` first');
+  console.error('dist/gpu-flock.element.js is missing: run `npm run build` first');
   process.exit(2);
 }
 mkdirSync(outDir, { recursive: true });

@@ -202,16 +202,16 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
       );
   });
 
-  test('the tarball holds dist, README and LICENSE only, no bundler-only code; twgl.js and gl-matrix are its dependencies; the element is one file', () => {
+  test('the tarball holds dist, README, LICENSE and CHANGELOG only, no bundler-only code; twgl.js and gl-matrix are its dependencies; the element is one file', () => {
     const pack = join(root, '.pack');
     const tgz = readdirSync(pack).find((f) => f.endsWith('.tgz'))!;
     const list = execFileSync('tar', ['tzf', join(pack, tgz)], { encoding: 'utf8' })
       .trim()
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
-    expect(list.filter((f) => !/^(dist\/|README\.md$|LICENSE$|package\.json$)/.test(f))).toEqual(
-      [],
-    );
+    expect(
+      list.filter((f) => !/^(dist\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(f)),
+    ).toEqual([]);
     for (const f of ['dist/index.js', 'dist/element.js', 'dist/gpu-flock.element.js']) {
       expect(list).toContain(f);
     }
