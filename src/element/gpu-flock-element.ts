@@ -52,7 +52,7 @@ import { countPlan, probeAndSetCount, type CountPlan } from './count-plan';
 import { deferred, type Deferred } from './deferred';
 import { styleSheet } from './element-style';
 import type { ViewTarget } from './view-support';
-import { STILL_BUDGET_MS, stillPlan } from './still';
+import { STILL_BUDGET_MS, STILL_FIRST_CHUNK_STEPS, stillPlan } from './still';
 
 /** What the 'still' event carries: the warm-up run before the reduced-motion frame. */
 export interface StillDetail {
@@ -72,8 +72,6 @@ export interface StartDetail {
   /** The warm-up flown unseen before the first frame (absent under reduced motion: see 'still'). */
   warmup?: WarmupResult & { seconds: number };
 }
-/** Steps per chunk before the pace is known (the bound is checked between chunks). */
-const STILL_FIRST_CHUNK = 8;
 /** The element starts its flock once it is this close to the viewport. */
 const NEAR_VIEWPORT = '200px';
 
@@ -356,7 +354,9 @@ export class GpuFlockElement extends Base {
       plan = this._countPlan(options);
       // The density too, once the probe has measured (the flock refits the count on resize).
       view.density = 0;
-      const opts = { ...rest, view } as FlockOptions;
+      // The element draws reduced motion's still frame itself (_drawStill): its flock's loop
+      // runs whenever the element starts it.
+      const opts = { ...rest, view, motion: 'always' } as FlockOptions;
       flock = await createFlock(stage, opts);
     } catch (e) {
       if (generation !== this._generation) return;
@@ -510,7 +510,7 @@ export class GpuFlockElement extends Base {
         budgetMs: GpuFlockElement.stillBudgetMs,
         now: () => performance.now(),
         keepGoing: current,
-        firstChunk: STILL_FIRST_CHUNK,
+        firstChunk: STILL_FIRST_CHUNK_STEPS,
       });
       done = r.steps;
       cut = r.cut;

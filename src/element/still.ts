@@ -31,6 +31,8 @@ export const STILL_MAX_TIME_STEP = WARMUP_MAX_TIME_STEP;
  * well under 1 ms there.
  */
 export const STILL_BUDGET_MS = 6000;
+/** Steps of the warm-up's first chunk, before its pace is known (the bound is checked between chunks). */
+export const STILL_FIRST_CHUNK_STEPS = 8;
 
 /** What the element runs unseen before the still frame. */
 export interface StillPlan {

@@ -6,9 +6,10 @@ import { registerBuiltinBackends } from '../builtin-backends';
 import { REGISTERED_BACKENDS, RESTORE_TIMEOUT_MS, type BackendProvider } from './backend-host';
 import { FlockError } from '../core/errors';
 import { Flock } from './flock';
-import { ANIMATION_FRAMES, type FrameSource } from './frame-loop';
+import { ANIMATION_FRAMES, pageMotionPreference, withMotion, type FrameSource } from './frame-loop';
 import { checkOptions, checkStartInputs, type FlockOptions } from './options';
 import { DomSurface, checkTarget, type FlockSurface } from './surface';
+import { stillWarmUp } from './warmup';
 
 /**
  * @internal What a test puts in place of the page's parts (not public API): backends (a fake
@@ -17,6 +18,7 @@ import { DomSurface, checkTarget, type FlockSurface } from './surface';
 export interface FlockSeams {
   backends?: BackendProvider;
   surface?: FlockSurface;
+  /** The frame source; its `motion` (when set, null included) stands for the page's preference. */
   frames?: FrameSource;
   /** Milliseconds a lost WebGL context may take to come back (default RESTORE_TIMEOUT_MS). */
   restoreTimeoutMs?: number;
@@ -27,6 +29,9 @@ export interface FlockSeams {
  * @param target a canvas to draw into, or an element in which the flock makes and manages its own
  *   full-size canvas; without one, a detached 640x480 canvas (`flock.canvas`) is made and the loop
  *   does not start until start() (unless autoStart: true).
+ *   With `prefers-reduced-motion: reduce` (and options.motion 'auto', the default) the flock
+ *   forms unseen, draws one still frame and its loop is held until the preference changes; step()
+ *   and render() still draw on demand; motion: 'always' animates anyway.
  * @throws FlockError (as a rejection) for bad options/params/state; field 'target' for null (a
  *   lookup that found nothing), a target that is not an element or not in the document, a canvas
  *   another live flock draws into, or a canvas that already holds another context type (e.g. '2d'); field 'backend' when an explicit backend cannot run here (the
@@ -64,9 +69,17 @@ export async function createFlockWith(
   if (!seams.surface) checkTarget(target);
   const { params, view, state } = checkStartInputs(options);
   const surface = seams.surface ?? new DomSurface(target, opts.fallbackCanvas);
+  // motion 'auto': the loop follows prefers-reduced-motion (FrameSource.motion, frame-loop.ts).
+  const base = seams.frames ?? ANIMATION_FRAMES;
+  const frames =
+    opts.motion === 'always'
+      ? withMotion(base, null)
+      : base.motion !== undefined
+        ? base
+        : withMotion(base, pageMotionPreference());
   const flock = new Flock(surface, params, view, {
     backends: seams.backends ?? REGISTERED_BACKENDS,
-    frames: seams.frames ?? ANIMATION_FRAMES,
+    frames,
     disable: opts.disable,
     limits: opts.limits,
     restoreTimeoutMs: seams.restoreTimeoutMs ?? RESTORE_TIMEOUT_MS,
@@ -78,9 +91,11 @@ export async function createFlockWith(
     throw e;
   }
   // view.warmup: flown unseen first, so the first frame shows a formed flock (DESIGN section 7).
-  if (flock.view.warmup > 0) {
+  // Under reduced motion, the still frame's longer warm-up instead (the flock forms unseen).
+  const still = frames.motion?.reduce === true;
+  if (still || flock.view.warmup > 0) {
     try {
-      await flock._warmUp();
+      await (still ? stillWarmUp(flock, () => frames.now()) : flock._warmUp());
     } catch (e) {
       flock.dispose();
       throw e;

@@ -14,6 +14,51 @@ export interface FrameSource {
   cancel(handle: number): void;
   /** A clock in milliseconds (for timing work; performance.now in a page). */
   now(): number;
+  /**
+   * The page's motion preference the loop follows (createFlock's `motion: 'auto'`): while it
+   * asks for reduced motion, start() holds the loop (no frames; `running` stays false) and the
+   * loop starts when the preference changes. Absent or null: the loop always runs when started.
+   */
+  readonly motion?: MotionPreference | null;
+}
+
+/**
+ * The page's `prefers-reduced-motion` as the frame loop reads it (a MediaQueryList in a page, a
+ * hand-set one in tests).
+ */
+export interface MotionPreference {
+  /** True while the page asks for reduced motion. */
+  readonly reduce: boolean;
+  /** Calls `cb` whenever `reduce` changes; returns the function that stops the calls. */
+  watch(cb: () => void): () => void;
+}
+
+/**
+ * `matchMedia('(prefers-reduced-motion: reduce)')` as a MotionPreference; null where there is no
+ * matchMedia (Node, very old browsers).
+ */
+export function pageMotionPreference(): MotionPreference | null {
+  if (typeof matchMedia !== 'function') return null;
+  const q = matchMedia('(prefers-reduced-motion: reduce)');
+  return {
+    get reduce() {
+      return q.matches;
+    },
+    watch(cb) {
+      q.addEventListener('change', cb);
+      return () => q.removeEventListener('change', cb);
+    },
+  };
+}
+
+/** `source` whose loops follow `motion` (see FrameSource.motion). */
+export function withMotion(source: FrameSource, motion: MotionPreference | null): FrameSource {
+  return {
+    request: (cb) => source.request(cb),
+    cancel: (handle) => source.cancel(handle),
+    now: () => source.now(),
+    motion,
+  };
 }
 
 /** requestAnimationFrame and performance.now. */
@@ -46,6 +91,9 @@ export class FrameLoop {
   private _disposed = false;
   private _frames = 0;
   private _fpsAt = 0;
+  /** start() was called and stop() not since: the loop runs when reduced motion lets it. */
+  private _wanted = false;
+  private readonly _unwatch: (() => void) | null;
 
   constructor(
     private readonly _source: FrameSource,
@@ -54,11 +102,17 @@ export class FrameLoop {
     timeStep: number,
   ) {
     this.pacer = new FramePacer(timeStep);
+    this._unwatch = _source.motion?.watch(() => this._motionChanged()) ?? null;
   }
 
   /** True while the loop is on (it still idles while `idle`). */
   get running(): boolean {
     return this._running;
+  }
+
+  /** True while start() was asked for and reduced motion holds the loop back. */
+  get held(): boolean {
+    return this._wanted && !this._running;
   }
 
   /**
@@ -72,9 +126,14 @@ export class FrameLoop {
     this.pacer.minFrameInterval = fps > 0 ? 1 / fps : 0;
   }
 
-  /** Starts the loop (the pacer starts afresh). */
+  /**
+   * Starts the loop (the pacer starts afresh); under reduced motion (FrameSource.motion) the
+   * loop is held instead, and starts when the preference changes.
+   */
   start(): void {
-    if (this._disposed || this._running) return;
+    if (this._disposed) return;
+    this._wanted = true;
+    if (this._running || this._source.motion?.reduce) return;
     this._running = true;
     this.pacer.reset();
     this.cap.reset();
@@ -83,6 +142,18 @@ export class FrameLoop {
 
   /** Stops the loop; fps reads 0. */
   stop(): void {
+    this._wanted = false;
+    this._halt();
+  }
+
+  /** The preference changed: reduced motion stops a running loop, motion starts a held one. */
+  private _motionChanged(): void {
+    if (this._disposed) return;
+    if (this._source.motion?.reduce) this._halt();
+    else if (this._wanted) this.start();
+  }
+
+  private _halt(): void {
     this._running = false;
     if (this._handle) this._source.cancel(this._handle);
     this._handle = 0;
@@ -107,6 +178,7 @@ export class FrameLoop {
   /** Stops for good. */
   dispose(): void {
     this.stop();
+    this._unwatch?.();
     this._disposed = true;
   }
 

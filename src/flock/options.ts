@@ -63,6 +63,15 @@ export interface FlockOptions {
    * cpu 4,096. Caps only lower limits; they never raise one.
    */
   limits?: 'phone' | DeviceLimits;
+  /**
+   * 'auto' (default): follow the page's `prefers-reduced-motion`, as the <gpu-flock> element
+   * does: under `reduce` the flock flies unseen until it has formed groups (at most
+   * STILL_BUDGET_MS, 6 s, of wall time) and draws one still frame instead of the view.warmup, and
+   * start() holds the loop (`running` stays false; step() and render() draw on demand) until the
+   * preference changes; a running loop stops when the page turns to `reduce`. 'always': animate
+   * anyway, for apps that show motion on purpose (the preference is not read).
+   */
+  motion?: 'auto' | 'always';
 }
 
 /** What `flock.stats` reports about the frame loop and the steps, updated as the loop runs. */
@@ -128,6 +137,7 @@ const OPTION_KEYS = [
   'disable',
   'fallbackCanvas',
   'limits',
+  'motion',
 ];
 const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', ...BACKEND_LADDER];
 /** The options createFlock takes, checked (params, view and initialState are checked apart). */
@@ -137,6 +147,7 @@ export interface CheckedOptions {
   disable: Set<string>;
   fallbackCanvas: 'detached' | 'sibling';
   limits: DeviceLimits | null;
+  motion: 'auto' | 'always';
 }
 
 /** @throws FlockError naming the option, the value and what is allowed. */
@@ -185,6 +196,10 @@ export function checkOptions(options: unknown): CheckedOptions {
     throw new FlockError('fallbackCanvas', fallbackCanvas, '"detached" or "sibling"');
   }
   const limits = checkLimits(o.limits);
+  const motion = o.motion === undefined ? 'auto' : o.motion;
+  if (motion !== 'auto' && motion !== 'always') {
+    throw new FlockError('motion', motion, '"auto" or "always"');
+  }
   return {
     backend: backend as BackendChoice,
     autoStart,
@@ -192,6 +207,7 @@ export function checkOptions(options: unknown): CheckedOptions {
     disable: new Set([...(disable as string[]), ...limitsDisable(limits)]),
     fallbackCanvas,
     limits,
+    motion,
   };
 }
 

@@ -5,6 +5,7 @@
  * import flock.ts).
  */
 import type { FlockParams } from '../core/params';
+import { STILL_BUDGET_MS, STILL_FIRST_CHUNK_STEPS, stillPlan } from '../element/still';
 import {
   macrotask,
   runWarmup,
@@ -32,5 +33,25 @@ export function warmUp(
     now,
     yieldToPage: macrotask,
     keepGoing,
+  });
+}
+
+/**
+ * The still frame's warm-up of `prefers-reduced-motion: reduce` (createFlock with motion 'auto',
+ * as the <gpu-flock> element does): flies `flock` unseen until it has formed groups (stillPlan,
+ * src/element/still.ts: simulated seconds from the density), at most STILL_BUDGET_MS of wall
+ * time, in chunks that yield to the page; the caller then draws the one frame.
+ * @param now the clock, ms (the frame source's)
+ * @throws (as a rejection) what the flock's step/finish/setParams reject with
+ */
+export function stillWarmUp(
+  flock: WarmupTarget & { readonly params: FlockParams; readonly time: number },
+  now: () => number,
+): Promise<WarmupResult> {
+  return runWarmup(flock, stillPlan(flock.params, flock.time), {
+    budgetMs: STILL_BUDGET_MS,
+    now,
+    yieldToPage: macrotask,
+    firstChunk: STILL_FIRST_CHUNK_STEPS,
   });
 }
