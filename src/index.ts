@@ -21,6 +21,7 @@ export type {
   Boundary,
   NeighborSearch,
   SortKind,
+  StartShape,
 } from './core/params';
 export {
   VIEW_SCHEMA,

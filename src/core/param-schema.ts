@@ -21,6 +21,12 @@ export interface Obstacle {
 export type NeighborSearch = 'grid' | 'brute';
 /** How the WebGPU grid is built: a counting sort (atomics + scan) or a bitonic sort. */
 export type SortKind = 'counting' | 'bitonic';
+/**
+ * The shape of the seed's initial state (DESIGN.md section 1): `uniform` (positions and headings
+ * uniform in the box) or `groups` (a formed start: a few groups over the box, headings shared
+ * within a group; src/core/start.ts gives the recipe).
+ */
+export type StartShape = 'uniform' | 'groups';
 
 /** Every simulation parameter, with its unit in the docstring. */
 export interface FlockParams {
@@ -98,6 +104,12 @@ export interface FlockParams {
   sort: SortKind;
   /** uint32 seed of the initial state (mulberry32). Changing it re-initialises the flock. */
   seed: number;
+  /**
+   * The shape of the seed's initial state: `groups` (default: a formed flock at t = 0, local
+   * order >= 0.9) or `uniform` (positions and headings uniform in the box). Changing it
+   * re-initialises the flock.
+   */
+  start: StartShape;
 }
 
 /** The demo GUI's folders, in order. */
@@ -582,5 +594,16 @@ export const PARAM_SCHEMA: readonly ParamSpec[] = [
     unit: '',
     reinit: true,
     doc: 'Seed of the initial state',
+  },
+  {
+    name: 'start',
+    label: 'Start',
+    folder: 'Flock',
+    type: 'enum',
+    default: 'groups',
+    options: ['groups', 'uniform'],
+    unit: '',
+    reinit: true,
+    doc: 'Initial state: a formed flock in groups, or uniform in the box',
   },
 ] as ParamSpec[];

@@ -4,6 +4,7 @@
  */
 import { FlockError, describeValue } from './errors';
 import { MAX_COUNT, type FlockParams } from './params';
+import { groupsState } from './start';
 
 /**
  * The state of a flock in boid-id order.
@@ -46,13 +47,23 @@ function float32Below(x: number): number {
 }
 
 /**
- * The seed's initial state: positions uniform in the box [min, max) (float32, strictly below max),
+ * The seed's initial state, of the shape `params.start` asks for: `groups` (a formed flock:
+ * src/core/start.ts gives the recipe) or `uniform` (uniformState). Both draw from
+ * mulberry32(params.seed). A params object without `start` (older callers) is `uniform`.
+ */
+export function initialState(params: FlockParams): FlockState {
+  if (params.start === 'groups') return groupsState(params, mulberry32(params.seed));
+  return uniformState(params);
+}
+
+/**
+ * The `uniform` initial state: positions uniform in the box [min, max) (float32, strictly below max),
  * velocities in a uniform random direction with speed uniform in [minSpeed, maxSpeed], boid i of
  * species i mod species (positions.w), velocities.w = 0.
  * Per boid the PRNG is drawn in this order: x, y, z (3D only), direction (1 draw in 2D, 2 in 3D), speed.
  * In 2D, z and v.z are 0.
  */
-export function initialState(params: FlockParams): FlockState {
+export function uniformState(params: FlockParams): FlockState {
   const { count, boundsMin: lo, boundsMax: hi, dimensions, minSpeed, maxSpeed } = params;
   const rand = mulberry32(params.seed);
   const positions = new Float32Array(4 * count);

@@ -81,6 +81,8 @@ export interface GpuFlockAttributes {
   sort?: 'counting' | 'bitonic';
   /** Seed of the initial state. 0 to 4294967295. Parameter `seed`. Default 1. */
   seed?: number | `${number}`;
+  /** Initial state: a formed flock in groups, or uniform in the box. Parameter `start`. Default "groups". */
+  start?: 'groups' | 'uniform';
   /** Background: a CSS colour or transparent. View option `background`. Default "#05080f". */
   background?: string;
   /** Boid colours. View option `colorMode`. Default "speed". */
@@ -227,6 +229,8 @@ export interface GpuFlockReactAttributes {
   sort?: 'counting' | 'bitonic';
   /** Seed of the initial state. 0 to 4294967295. Parameter `seed`. Default 1. */
   seed?: number | `${number}`;
+  /** Initial state: a formed flock in groups, or uniform in the box. Parameter `start`. Default "groups". */
+  start?: 'groups' | 'uniform';
   /** Background: a CSS colour or transparent. View option `background`. Default "#05080f". */
   background?: string;
   /** Boid colours. View option `colorMode`. Default "speed". */

@@ -76,6 +76,9 @@ export function parityParams(overrides: Partial<FlockParams> = {}): FlockParams 
     boundsMax: [10, 10, 10],
     perceptionRadius: 2,
     seed: 12345,
+    // The parity tests were written for the uniform start (DESIGN section 1: tests that need it
+    // ask for it); the groups start is checked in tests/unit/start.test.ts.
+    start: 'uniform',
     ...overrides,
   });
 }

@@ -139,8 +139,9 @@ describe('autoBounds', () => {
       expect(f.flock.params.boundsMax).toEqual(box.boundsMax);
       const s = await f.flock.readState();
       expect(s.count).toBe(count);
-      // Spread over the whole box (DESIGN's default cube would fill x only to 32 of 59.35).
-      for (const share of spread(s, f.flock.params)) expect(share).toBeGreaterThan(0.9);
+      // Spread over the box (DESIGN's default cube would fill x only to 32 of 59.35, 0.54): the
+      // default groups start spans 0.85-0.87 of each side here, the uniform start 0.99.
+      for (const share of spread(s, f.flock.params)) expect(share).toBeGreaterThan(0.75);
       // The CPU reference's initial state in the auto box, to the bit.
       const want = initialState(validateParams({ count, seed: 11, ...box }));
       expect(bits(s.positions)).toEqual(bits(want.positions));
@@ -166,7 +167,7 @@ describe('autoBounds', () => {
     const box = autoBoundsBox(5001, 3, 1280, 560);
     expect(f.flock.params.boundsMax).toEqual(box.boundsMax);
     let s = await f.flock.readState();
-    for (const share of spread(s, f.flock.params)) expect(share).toBeGreaterThan(0.9);
+    for (const share of spread(s, f.flock.params)) expect(share).toBeGreaterThan(0.75);
     const p = validateParams({ count: 5001, ...box });
     expect(bits(s.positions)).toEqual(bits(initialState(p).positions));
     await f.flock.setParams({ seed: 9 });
@@ -221,7 +222,7 @@ describe("a rung's count cap at start: the page's box follows the count run", ()
     );
     expect(bits(s.positions)).toEqual(bits(want.positions));
     expect(bits(s.velocities)).toEqual(bits(want.velocities));
-    for (const share of spread(s, p)) expect(share).toBeGreaterThan(0.9);
+    for (const share of spread(s, p)) expect(share).toBeGreaterThan(0.75);
     expect(f.flock.fallbackReasons.cpu).toBe(
       "count capped from 20000 to 4096, the cpu backend's limit",
     );
