@@ -1,11 +1,11 @@
 // `npm run build`: the package in dist/ (DESIGN.md section 2).
 //   dist/index.js, dist/element.js + chunks   ES modules for bundlers; each backend is a chunk
 //                                             loaded on first use; shaders inlined as strings;
-//                                             twgl.js and gl-matrix stay imports (the package's
-//                                             dependencies), so the app's bundler dedupes and
-//                                             tree-shakes them
+//                                             gl-matrix stays an import (the package's one
+//                                             dependency), so the app's bundler dedupes and
+//                                             tree-shakes it
 //   dist/gpu-flock.element.js                 for <script type="module">: ONE self-contained file
-//                                             (every backend, twgl.js and gl-matrix's used parts
+//                                             (every backend, gl-matrix's and d3-color's used parts
 //                                             inlined), no bundler, no sibling files
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',
@@ -14,8 +14,9 @@
 //   dist/types/element/{react,vue,svelte}.d.ts <gpu-flock> in each framework's checker (types
 //                                             only: gpu-flock/react, gpu-flock/vue, ...)
 // Shaders stay files (glsl/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
-// import.meta.glob into string constants (comments squeezed out, lines kept), so nothing
-// bundler-specific ships.
+// import.meta.glob into string constants, minified by shader-squeeze.mjs (comments, indentation
+// and spaces out, every line kept where it was, so compile errors still name the file and line),
+// so nothing bundler-specific ships. Dev servers and tests import the files as they are.
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -85,8 +86,8 @@ function shaderPlugin() {
   };
 }
 
-/** The package's runtime dependencies: imports in dist/index.js, inlined in the single files. */
-const DEPENDENCIES = /^(?:twgl\.js|gl-matrix)(?:\/|$)/;
+/** The package's runtime dependency: imports in dist/index.js, inlined in the single files. */
+const DEPENDENCIES = /^gl-matrix(?:\/|$)/;
 
 const common = {
   root,

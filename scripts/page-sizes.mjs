@@ -5,9 +5,8 @@
 // size and the source modules in it with their minified bytes. The examples test prints the
 // sizes of the built examples themselves; this says where the bytes come from.
 //   node scripts/page-sizes.mjs [--all]     (--all: every module, not the 8 largest per chunk)
-// esbuild cannot shake twgl.js's one ES module (its top-level calls stay), so its twgl.js row is
-// ~30 KB minified (10 KB gzip) where a Vite build keeps ~3 KB gzip; the source's modules split
-// into more chunks than the package's, so the totals run a few % above the built examples'.
+// The source's modules split into more chunks than the package's, so the totals run a few %
+// above the built examples'.
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,15 +1,15 @@
 /**
  * Compiling and linking a GLSL program from shader files: `#include` chunks resolved with a line
  * map, compile and link errors thrown as ShaderError naming the file and 1-based line the
- * developer edits. No twgl.js and no shader files of its own: the capability probe links its one
- * program with this and its own three files, program.ts every other program (with twgl.js's
+ * developer edits. No uniform setters and no shader files of its own: the capability probe links
+ * its one program with this and its own three files, program.ts every other program (with its
  * uniform setters).
  */
 import { ShaderError, mapShaderLog, resolveShader, type ShaderSource } from '../core/shader-source';
 
 export type Defines = Readonly<Record<string, string | number>>;
 
-/** The source line `line` of `file` with a marker, twgl-style, for an error message. */
+/** The source line `line` of `file` with a marker, for an error message. */
 function excerpt(files: Readonly<Record<string, string>>, file: string, line: number): string {
   const text = files[file];
   if (text === undefined) return '';

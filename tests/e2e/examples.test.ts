@@ -202,7 +202,7 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
       );
   });
 
-  test('the tarball holds dist, README, LICENSE and CHANGELOG only, no bundler-only code; twgl.js and gl-matrix are its dependencies; the element is one file', () => {
+  test('the tarball holds dist, README, LICENSE and CHANGELOG only, no bundler-only code; gl-matrix is its dependency; the element is one file', () => {
     const pack = join(root, '.pack');
     const tgz = readdirSync(pack).find((f) => f.endsWith('.tgz'))!;
     const list = execFileSync('tar', ['tzf', join(pack, tgz)], { encoding: 'utf8' })
@@ -222,9 +222,9 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
       dependencies?: Record<string, string>;
     };
     // The runtime packages the library imports (the demo's chart.js and dat.gui are not).
-    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['gl-matrix', 'twgl.js']);
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['gl-matrix']);
     // npm installed them into the app itself (not found only through the repository's modules).
-    for (const dep of ['gl-matrix', 'twgl.js']) {
+    for (const dep of ['gl-matrix']) {
       expect(existsSync(join(examplesDir, 'vite-app/node_modules', dep, 'package.json')), dep).toBe(
         true,
       );
@@ -235,11 +235,7 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
       const text = readFileSync(join(installed, f), 'utf8');
       for (const m of text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)) imports.add(m[1]!);
     }
-    expect([...imports].sort()).toEqual([
-      'gl-matrix/esm/mat4.js',
-      'gl-matrix/esm/vec3.js',
-      'twgl.js',
-    ]);
+    expect([...imports].sort()).toEqual(['gl-matrix/esm/mat4.js', 'gl-matrix/esm/vec3.js']);
     // gpu-flock.element.js is ONE self-contained file: no import of anything (static or dynamic),
     // no sibling chunk; only the cpu worker is its own file, by new URL(..., import.meta.url).
     expect(list.filter((f) => /^dist\/gpu-flock\./.test(f)).sort()).toEqual([

@@ -1,0 +1,2 @@
+/** Shader text minified line by line (same lines; comments and joining spaces out). */
+export function squeezeShader(text: string): string;
