@@ -2,14 +2,13 @@
 // hidden): co-located boids, a boid alone, zero velocities, boids on and far outside the walls,
 // huge and tiny speeds. Every value stays finite (DESIGN.md section 1) and, where the reference is
 // meaningful, matches it.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { allFinite, checkTolerance, parityParams, outsideBox } from '../support/compare';
-import { WEBGL2_PATHS } from '../support/webgl2-paths';
+import { WEBGL2_PATHS, pathSlot } from '../support/webgl2-paths';
 
 const modes: [string, Partial<FlockParams>][] = [
   ['bounce grid', {}],
@@ -19,16 +18,10 @@ const modes: [string, Partial<FlockParams>][] = [
 ];
 
 describe.each(WEBGL2_PATHS)('$kind degenerate states', (path) => {
-  let backend: WebGL2PathBackend | null = null;
-  afterEach(() => {
-    if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
-    backend?.dispose();
-    backend?.canvas.remove();
-    backend = null;
-  });
+  const slot = pathSlot(path);
 
   async function run(params: FlockParams, state: FlockState, steps: number): Promise<FlockState> {
-    backend = await path.create({ canvas: addCanvas(), params, state });
+    const backend = await slot.create({ canvas: addCanvas(), params, state });
     backend.step(steps);
     return backend.readState();
   }
@@ -67,14 +60,13 @@ describe.each(WEBGL2_PATHS)('$kind degenerate states', (path) => {
       const state = initialState(params);
       const got1 = await run(params, state, 1);
       expect(checkTolerance(got1, referenceSteps(state, params, 1), params, 1).ok).toBe(true);
-      backend!.step(9);
-      const got10 = await backend!.readState();
+      slot.current!.step(9);
+      const got10 = await slot.current!.readState();
       const report = checkTolerance(got10, referenceSteps(state, params, 10), params, 10);
       expect(report.ok, report.message).toBe(true);
       // Alone, it keeps its velocity (speed within the clamp) and moves.
       expect(got10.positions[0]).not.toBe(state.positions[0]);
-      backend!.dispose();
-      backend = null;
+      slot.dispose();
     }
   });
 

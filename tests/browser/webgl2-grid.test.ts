@@ -2,16 +2,15 @@
 // fed from the RGBA32F copies of its state buffers; EXT_color_buffer_float hidden there): sorted
 // (cellKey, id) pairs are sorted, a permutation and keyed exactly as src/core/grid.ts; the grid
 // search finds the same neighbours as brute force and the CPU.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { blockedSortPassCount } from '../../src/core/bitonic';
 import { cellKeyOf, gridFor } from '../../src/core/grid';
 import type { FlockParams } from '../../src/core/params';
 import { buildCellLists, neighborCounts } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { parityParams } from '../support/compare';
-import { WEBGL2_PATHS } from '../support/webgl2-paths';
+import { WEBGL2_PATHS, pathSlot } from '../support/webgl2-paths';
 
 function expectSortedPermutation(
   sorted: { keys: Uint32Array; ids: Uint32Array },
@@ -41,18 +40,10 @@ function expectSortedPermutation(
 }
 
 describe.each(WEBGL2_PATHS)('$kind grid', (path) => {
-  let backend: WebGL2PathBackend | null = null;
-  afterEach(() => {
-    if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
-    backend?.dispose();
-    backend?.canvas.remove();
-    backend = null;
-  });
+  const slot = pathSlot(path);
 
   async function make(params: FlockParams, state = initialState(params)) {
-    backend?.dispose();
-    backend = await path.create({ canvas: addCanvas(), params, state });
-    return backend;
+    return slot.create({ canvas: addCanvas(), params, state });
   }
 
   describe('sorted keys', () => {
@@ -80,16 +71,14 @@ describe.each(WEBGL2_PATHS)('$kind grid', (path) => {
       for (const count of [17, 3001]) {
         const params = parityParams({ count, seed: 31 + count });
         const state = initialState(params);
-        backend?.dispose();
-        backend?.canvas.remove();
-        backend = await path.create({ canvas: addCanvas(), params, state, sortBlockLog2: 3 });
+        const backend = await slot.create({ canvas: addCanvas(), params, state, sortBlockLog2: 3 });
         expect(backend.sortPasses).toBe(blockedSortPassCount(count, 3));
         const sorted = await backend.debugSortedKeys!();
         expectSortedPermutation(sorted, state, params);
         expect([...sorted.ids]).toEqual([...buildCellLists(state, params).sortedIds]);
       }
       // 3001 boids: M = 4096, 1 + ceil((12 * 13 - 3 * 4) / 6) = 25 passes instead of 78.
-      expect(backend!.sortPasses).toBe(25);
+      expect(slot.current!.sortPasses).toBe(25);
     });
 
     test('2D wrap keys (z cell 0)', async () => {

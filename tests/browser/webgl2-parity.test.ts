@@ -1,27 +1,19 @@
 // Both WebGL2 paths (texture, transform feedback with EXT_color_buffer_float hidden) against the
 // CPU reference (DESIGN.md section 5): 1 and 10 steps within the tolerance rule for bounce and
 // wrap, 3D and 2D, grid search; brute force for 1 step.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState } from '../../src/core/state';
-import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';
 import { allFinite, checkCounts, checkTolerance, parityParams } from '../support/compare';
-import { WEBGL2_PATHS } from '../support/webgl2-paths';
+import { WEBGL2_PATHS, pathSlot } from '../support/webgl2-paths';
 
 describe.each(WEBGL2_PATHS)('$kind parity with the CPU reference', (path) => {
-  let backend: WebGL2PathBackend | null = null;
-  afterEach(() => {
-    if (backend) expect(backend.gl.getError()).toBe(backend.gl.NO_ERROR);
-    backend?.dispose();
-    backend?.canvas.remove();
-    backend = null;
-  });
+  const slot = pathSlot(path);
 
   async function expectParity(params: FlockParams, steps: number[]): Promise<void> {
-    const b = await path.create({ canvas: addCanvas(64), params, state: initialState(params) });
-    backend = b;
+    const b = await slot.create({ canvas: addCanvas(64), params, state: initialState(params) });
     const start = initialState(params);
     let done = 0;
     let want = start;
