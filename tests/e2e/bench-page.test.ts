@@ -4,26 +4,24 @@
 // results table does not widen the page; the charts, the exports; two imported JSON files show
 // both devices on every chart; the side-by-side view's divergence after one step against the
 // backend-test tolerance. This checks that the page works, never how fast anything is.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import { chromiumPath, launchChromium, type LaunchedChromium } from '../support/chromium';
 import { type AnyRow, type BenchRow, BACKEND_NAMES } from '../../src/bench/rows';
 import type { BenchExport } from '../../src/bench/report';
 import { validateParams } from '../../src/core/params';
 import type { FlockState } from '../../src/core/state';
 import { checkTolerance } from '../support/compare';
 
-const executablePath = findChromium();
 const root = join(import.meta.dirname, '../..');
 
 let server: ViteDevServer;
 let ctx: BrowserContext;
 let page: Page;
-let profile: string;
+let chrome: LaunchedChromium | undefined;
 const pageErrors: string[] = [];
 
 /** Loads the page and waits for `fn` in it; Vite may reload a page once while it optimises a dependency. */
@@ -40,7 +38,7 @@ async function openAndWait<T>(url: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-describe.skipIf(!executablePath)('benchmark page', () => {
+describe.skipIf(!chromiumPath)('benchmark page', () => {
   beforeAll(async () => {
     // No file watching or HMR: an edit elsewhere in the repo must not reload the page mid-run.
     server = await createServer({
@@ -49,22 +47,16 @@ describe.skipIf(!executablePath)('benchmark page', () => {
       server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
     });
     await server.listen();
-    profile = mkdtempSync(join(tmpdir(), 'gpu-flock-bench-e2e-'));
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: executablePath!,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 900 },
-    });
+    chrome = await launchChromium('bench-e2e', { width: 1280, height: 900 });
+    ctx = chrome.context;
     page = await ctx.newPage();
     page.setDefaultTimeout(200_000);
     page.on('pageerror', (e) => pageErrors.push(e.message));
   });
 
   afterAll(async () => {
-    await ctx?.close();
+    await chrome?.close();
     await server?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   let rows: AnyRow[] = [];

@@ -5,13 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import { chromiumPath, launchBrowser } from '../support/chromium';
 import { serveStatic, type StaticServer } from '../support/static-server';
 
-const executablePath = findChromium();
 const root = join(import.meta.dirname, '../..');
 const CSP = "default-src 'self'; base-uri 'none'; object-src 'none'";
 
@@ -20,7 +19,7 @@ let server: StaticServer | undefined;
 let browser: Browser;
 let baseUrl = '';
 
-describe.skipIf(!executablePath)('demo under a strict CSP', () => {
+describe.skipIf(!chromiumPath)('demo under a strict CSP', () => {
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'gpu-flock-csp-'));
     await build({
@@ -31,7 +30,7 @@ describe.skipIf(!executablePath)('demo under a strict CSP', () => {
     });
     server = await serveStatic(out, { csp: CSP });
     baseUrl = server.url;
-    browser = await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {

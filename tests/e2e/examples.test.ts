@@ -6,19 +6,17 @@
 // found where each bundler put it, no CSP violation. The vite app also runs in `vite dev`.
 // The gzip size of the JavaScript each page loads is printed (WebGPU and WebGL2 pages).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createServer as createViteServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import { chromiumPath, launchChromium, type LaunchedChromium } from '../support/chromium';
 import type { GpuFlockElement } from '../../src/element/index';
 import { EXAMPLES, examplesDir, prepareExamples, root } from '../../scripts/examples.mjs';
 import { serveStatic, type StaticServer } from '../support/static-server';
 
-const executablePath = findChromium();
 const GPU_RUNGS = ['webgpu', 'webgl2', 'webgl2-tf'];
 
 interface Opened {
@@ -170,12 +168,12 @@ function kb(bytes: number): string {
 }
 
 let context: BrowserContext;
-let profile = '';
+let chrome: LaunchedChromium | undefined;
 const servers: StaticServer[] = [];
 const urls: Record<string, string> = {};
 const sizes: string[] = [];
 
-describe.skipIf(!executablePath)('examples, packed and installed as a user would', () => {
+describe.skipIf(!chromiumPath)('examples, packed and installed as a user would', () => {
   beforeAll(async () => {
     prepareExamples(() => undefined);
     for (const [name, { serve: sub }] of Object.entries(EXAMPLES)) {
@@ -183,19 +181,13 @@ describe.skipIf(!executablePath)('examples, packed and installed as a user would
       servers.push(server);
       urls[name] = server.url;
     }
-    profile = mkdtempSync(join(tmpdir(), 'gpu-flock-examples-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: executablePath!,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 960, height: 540 },
-    });
+    chrome = await launchChromium('examples', { width: 960, height: 540 });
+    context = chrome.context;
   }, 480_000);
 
   afterAll(async () => {
-    await context?.close();
+    await chrome?.close();
     await Promise.all(servers.map((s) => s.close()));
-    if (profile) rmSync(profile, { recursive: true, force: true });
     if (sizes.length)
       console.log(
         `gzip JavaScript each example page loads (targets, issue 10 item 5: a WebGPU page at most 60 KB, a WebGL2 page 45 KB):\n${sizes.join('\n')}`,

@@ -11,13 +11,12 @@
 // and Svelte examples must fail its checker on exactly the lines marked `wrong:`. Printed: each
 // example's install + build time and the gzip JavaScript its page loads.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
+import { chromiumPath, launchChromium, type LaunchedChromium } from '../support/chromium';
 import {
   FRAMEWORK_ENV,
   FRAMEWORK_EXAMPLES,
@@ -33,7 +32,6 @@ import type { GpuFlockElement } from '../../src/element/index';
 import { freePort } from '../support/free-port';
 import { serveStatic } from '../support/static-server';
 
-const executablePath = findChromium();
 const GPU_RUNGS = ['webgpu', 'webgl2', 'webgl2-tf'];
 interface Running {
   url: string;
@@ -217,27 +215,21 @@ function packIsFresh(): boolean {
 }
 
 let context: BrowserContext;
-let profile = '';
+let chrome: LaunchedChromium | undefined;
 const report: string[] = [];
 
-describe.skipIf(!executablePath)('framework examples, installed and built as users do', () => {
+describe.skipIf(!chromiumPath)('framework examples, installed and built as users do', () => {
   beforeAll(async () => {
     // The tarball tests/e2e/examples.test.ts packed just before is kept when no source of the
     // package changed since (a pack takes a minute); REUSE_PACK=1 keeps any tarball there is.
     if (!(existsSync(FRAMEWORK_TARBALL) && (process.env.REUSE_PACK || packIsFresh())))
       packLibrary(() => undefined);
-    profile = mkdtempSync(join(tmpdir(), 'gpu-flock-frameworks-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: executablePath!,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 960, height: 720 },
-    });
+    chrome = await launchChromium('frameworks', { width: 960, height: 720 });
+    context = chrome.context;
   }, 240_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await chrome?.close();
     if (report.length)
       console.log(
         `framework examples: npm ci, build (type checks included), gzip JavaScript the page loads:\n${report.join('\n')}`,

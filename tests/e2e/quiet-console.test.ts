@@ -2,56 +2,20 @@
 // "GPU stall due to ReadPixels" (a browser message, not a console.* call, so only the driver sees
 // it) when a read makes the page wait for the GPU; snapshots, timings and readState read back
 // asynchronously (src/webgl2/readback.ts) in the attachment's own format, so none may appear.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
-import { PREBUNDLED_DEPS } from '../../scripts/prebundle.mjs';
+import { describe, expect, test } from 'vitest';
+import { chromiumPath } from '../support/chromium';
+import { demoSession } from '../support/demo-page';
 
-const executablePath = findChromium();
-const root = join(import.meta.dirname, '../..');
-
-let server: ViteDevServer;
-let context: BrowserContext;
-let profile = '';
-let pageUrl = '';
-
-describe.skipIf(!executablePath)('console of a running flock', () => {
-  beforeAll(async () => {
-    server = await createServer({
-      root,
-      logLevel: 'error',
-      cacheDir: join(tmpdir(), 'gpu-flock-e2e-vite'),
-      optimizeDeps: { include: [...PREBUNDLED_DEPS] },
-      server: { host: '127.0.0.1', port: 0, hmr: false },
-    });
-    await server.listen();
-    pageUrl = `${server.resolvedUrls!.local[0]}scripts/measure.html`;
-    profile = mkdtempSync(join(tmpdir(), 'gpu-flock-quiet-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: executablePath!,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 640, height: 480 },
-    });
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await server?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-  });
+describe.skipIf(!chromiumPath)('console of a running flock', () => {
+  const demo = demoSession('quiet', { width: 640, height: 480 });
 
   for (const backend of ['webgl2', 'webgl2-tf'] as const) {
     test(`${backend}: seconds of running, stepping and reading state log no ReadPixels stall`, async () => {
-      const page = await context.newPage();
+      const page = await demo.context.newPage();
       const messages: string[] = [];
       page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
       page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
-      await page.goto(pageUrl);
+      await page.goto(`${demo.baseUrl}/scripts/measure.html`);
       await page.waitForFunction(() => 'gpuFlock' in window, null, { timeout: 120_000 });
       const ran = await page.evaluate(async (backend) => {
         type Lib = typeof import('../../src/index');
