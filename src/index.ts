@@ -30,8 +30,8 @@ export {
   validateView,
   viewSpec,
   viewAllowedText,
-  viewValueFromText,
 } from './core/view';
+export { viewValueFromText } from './core/codec';
 export type { ViewOptions, ViewSpec, ColorMode, Fit, ColorMapName } from './core/view';
 export { parseCssColor } from './core/color';
 export { initialState, validateState, mulberry32 } from './core/state';

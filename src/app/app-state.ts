@@ -27,6 +27,7 @@ import {
   type OrbitCamera,
   type PresetName,
 } from '../index';
+import { booleanFromText, codecEntry, encodeText, numberFromText } from '../core/codec';
 import { parseQuery, shownText } from './url-params';
 
 /** Query keys the demo handles itself, beside the schemas' names and backend/paused/disable. */
@@ -48,13 +49,6 @@ export interface DemoQuery {
   density: number;
 }
 
-function truthy(text: string): boolean | null {
-  const t = text.trim().toLowerCase();
-  if (t === '' || t === '1' || t === 'true' || t === 'on') return true;
-  if (t === '0' || t === 'false' || t === 'off') return false;
-  return null;
-}
-
 /** Largest |coordinate| of the camera's target: the box's own range (boundsMin/boundsMax), world units. */
 export const CAMERA_MAX_COORD = 1e6;
 /** Largest eye distance, world units: 20 box sizes of the largest box (orbit-controls' zoom range). */
@@ -71,8 +65,8 @@ const CAMERA_ALLOWED =
 /** `yaw,pitch,distance,x,y,z` -> a pose, or a message naming what is wrong and what is allowed. */
 export function parseCamera(text: string): CameraPose | string {
   const parts = text.split(',').map((t) => t.trim());
-  const nums = parts.map(Number);
-  if (parts.length !== 6 || parts.some((t) => t === '') || nums.some((x) => !Number.isFinite(x))) {
+  const nums = parts.map(numberFromText);
+  if (parts.length !== 6 || nums.some((x) => x === undefined || !Number.isFinite(x))) {
     return CAMERA_ALLOWED;
   }
   const [yaw, pitch, distance, x, y, z] = nums as [number, number, number, number, number, number];
@@ -121,8 +115,8 @@ export function parseDemoQuery(search: string): DemoQuery {
   let scaleBox = !explicitBounds;
   const autoText = lastOf('scaleBox');
   if (autoText !== null) {
-    const t = truthy(autoText);
-    if (t === null) ignored('scaleBox', autoText, 'allowed: 1, 0, true or false');
+    const t = booleanFromText(autoText);
+    if (t === undefined) ignored('scaleBox', autoText, 'allowed: 1, 0, true or false');
     else scaleBox = t;
   }
 
@@ -175,21 +169,10 @@ function short(x: number): string {
   return String(Math.round(x * 1e4) / 1e4);
 }
 
-function textOf(value: unknown): string {
-  if (Array.isArray(value)) {
-    return value
-      .map((v) =>
-        typeof v === 'object' && v !== null
-          ? [...(v as { center: number[] }).center, (v as { radius: number }).radius]
-              .map((x) => short(x))
-              .join(',')
-          : typeof v === 'number'
-            ? short(v)
-            : String(v),
-      )
-      .join(',');
-  }
-  return typeof value === 'number' ? short(value) : String(value);
+/** A value for a link: the codec's text (src/core/codec.ts), numbers to at most 4 decimals. */
+function textOf(name: string, value: unknown): string {
+  const entry = codecEntry(name);
+  return entry ? encodeText(entry, value, { decimals: 4 }) : String(value);
 }
 
 export interface DemoLinkState {
@@ -224,15 +207,15 @@ export function demoQuery(s: DemoLinkState): string {
     // Under scaleBox the school's rocks are derived from the box too.
     if (s.scaleBox && k === 'obstacles' && s.preset === 'school') continue;
     if (JSON.stringify(v) === JSON.stringify(base[k])) continue;
-    q.set(k, textOf(v));
+    q.set(k, textOf(k, v));
   }
   if (!s.scaleBox) q.set('scaleBox', '0');
   const viewBase = { ...s.viewDefaults, ...fromPreset.view };
   for (const [k, v] of Object.entries(s.view)) {
-    if (JSON.stringify(v) !== JSON.stringify(viewBase[k])) q.set(k, textOf(v));
+    if (JSON.stringify(v) !== JSON.stringify(viewBase[k])) q.set(k, textOf(k, v));
   }
   const c = s.camera;
   q.set('camera', [c.yaw, c.pitch, c.distance, ...c.target].map(short).join(','));
   if (s.paused) q.set('paused', '1');
-  return `?${q.toString().replace(/%2C/g, ',')}`;
+  return `?${q.toString().replace(/%2C/g, ',').replace(/%3B/g, ';')}`;
 }

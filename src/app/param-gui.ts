@@ -24,6 +24,7 @@ import {
   type ParamSpec,
 } from '../index';
 import type { ParamFolder } from '../core/params';
+import { numberOrText } from '../core/codec';
 
 /** A view-schema entry as the panel reads it (src/core/view.ts's specs fit it). */
 export interface ViewSpecLike {
@@ -82,8 +83,6 @@ export function labelOf(name: string, unit: string, label?: string): string {
   const u = shortUnit(unit);
   return `${label ?? VIEW_LABELS[name] ?? words(name)}${u ? ` (${u})` : ''}`;
 }
-
-const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 export interface GuiActions {
   togglePause(): void;
@@ -214,7 +213,7 @@ export class ParamGui {
       for (const c of controllers) {
         this.interceptTyping(c, row, (text) => {
           const axis = c.property as 'x' | 'y' | 'z';
-          const next = { ...proxy, [axis]: NUMBER.test(text) ? Number(text) : text };
+          const next = { ...proxy, [axis]: numberOrText(text) };
           return [next.x, next.y, next.z];
         });
       }
@@ -246,7 +245,7 @@ export class ParamGui {
     const li = this.tooltip(c, tip);
     const row: Row = { name: spec.name, target: 'params', controllers: [c], li, error: null };
     this.rows.set(spec.name, row);
-    if (spec.type !== 'enum') this.interceptTyping(c, row, (t) => (NUMBER.test(t) ? Number(t) : t));
+    if (spec.type !== 'enum') this.interceptTyping(c, row, numberOrText);
   }
 
   private addView(spec: ViewSpecLike, value: unknown): void {
@@ -282,7 +281,7 @@ export class ParamGui {
     row.li = this.tooltip(c, `${spec.doc}`);
     this.rows.set(spec.name, row);
     if (spec.type === 'float') {
-      this.interceptTyping(c, row, (t) => (NUMBER.test(t) ? Number(t) : t));
+      this.interceptTyping(c, row, numberOrText);
     }
   }
 

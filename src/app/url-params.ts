@@ -1,7 +1,8 @@
 /**
  * The demo's URL query -> createFlock options (DESIGN.md section 4, "The demo"). Driven by the
- * parameter schema and the view schema: every parameter name is accepted (numbers parsed, vec3 as
- * `x,y,z`, enums by name), every view option name too (`colorMode=heading`, `showBounds`,
+ * parameter schema and the view schema, each value read by the text codec the element's
+ * attributes use (src/core/codec.ts: numbers, vec3 as `x,y,z`, obstacles as `x,y,z,r; x,y,z,r`
+ * or JSON, enums by name, booleans as empty/1/true/0/false): every parameter name is accepted, every view option name too (`colorMode=heading`, `showBounds`,
  * `background=transparent`, `%23` for a colour's `#`), plus `backend`, `paused`, `disable` and `limits`. Anything invalid or unknown becomes an error
  * message and is left out, so the flock starts with the rest.
  */
@@ -14,10 +15,10 @@ import {
   validateParams,
   validateView,
   viewSpec,
-  viewValueFromText,
   type FlockOptions,
   type FlockParams,
 } from '../index';
+import { booleanFromText, decodeText } from '../core/codec';
 
 export interface ParsedQuery {
   /** Options for createFlock (params holds only the accepted parameters). */
@@ -30,41 +31,6 @@ export interface ParsedQuery {
 
 type BackendChoice = NonNullable<FlockOptions['backend']>;
 const BACKENDS: readonly BackendChoice[] = ['auto', 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
-
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/** A number for a numeric literal (`1e3`, `-0.5`, `0x10` no); otherwise the text itself, so the error shows it. */
-function parseNumber(text: string): number | string {
-  const t = text.trim();
-  return NUMBER.test(t) ? Number(t) : text;
-}
-
-/** The value of one query parameter as the schema's type wants it (invalid text passes through unchanged). */
-function parseValue(name: string, text: string): unknown {
-  const spec = PARAM_SCHEMA.find((s) => s.name === name);
-  if (!spec) return text;
-  switch (spec.type) {
-    case 'int':
-    case 'uint32':
-    case 'float':
-      return parseNumber(text);
-    case 'vec3':
-      return text.split(',').map(parseNumber);
-    case 'obstacles': {
-      // x,y,z,radius per sphere, all comma-separated: obstacles=0,0,0,4,10,0,0,2
-      if (text.trim() === '') return [];
-      const nums = text.split(',').map(parseNumber);
-      if (nums.length % 4 !== 0) return text;
-      const out: { center: unknown[]; radius: unknown }[] = [];
-      for (let k = 0; k < nums.length; k += 4) {
-        out.push({ center: nums.slice(k, k + 3), radius: nums[k + 3] });
-      }
-      return out;
-    }
-    case 'enum':
-      return spec.options.find((o) => String(o) === text.trim()) ?? text;
-  }
-}
 
 /** A URL value as a message shows it: at most 200 characters, then how long it was. */
 export function shownText(text: string): string {
@@ -120,10 +86,14 @@ export function parseQuery(
     const vspec = viewSpec(key);
     if (vspec) {
       // View options are independent of each other: each is checked alone.
-      const value = viewValueFromText(vspec, text);
+      const decoded = decodeText(vspec, text);
+      if (!decoded.ok) {
+        problems.set(key, messageOf(decoded.error));
+        continue;
+      }
       try {
-        validateView({ [key]: value });
-        view[key] = value;
+        validateView({ [key]: decoded.value });
+        view[key] = decoded.value;
       } catch (e) {
         problems.set(key, messageOf(e));
       }
@@ -134,9 +104,8 @@ export function parseQuery(
       if (BACKENDS.includes(b)) options.backend = b;
       else problems.set(key, `allowed: one of ${BACKENDS.map((x) => `"${x}"`).join(', ')}`);
     } else if (key === 'paused') {
-      const t = text.trim().toLowerCase();
-      if (t === '' || t === '1' || t === 'true') paused = true;
-      else if (t === '0' || t === 'false') paused = false;
+      const b = booleanFromText(text);
+      if (b !== undefined) paused = b;
       else problems.set(key, 'allowed: paused, paused=1, paused=true, paused=0 or paused=false');
     } else if (key === 'limits') {
       // limits=phone: every backend sees a phone's limits (FlockOptions.limits).
@@ -159,15 +128,16 @@ export function parseQuery(
       }
       if (known.length > 0) options.disable = known;
     } else {
-      raw.set(key, { text, value: parseValue(key, text) });
+      raw.set(key, { text, value: text });
     }
   }
 
   // 1. Each parameter alone over the defaults.
   const accepted = new Map<string, unknown>();
   const failed = new Map<string, string>();
-  for (const [key, { value }] of raw) {
-    if (!paramSpec(key)) {
+  for (const [key, entry] of raw) {
+    const spec = paramSpec(key);
+    if (!spec) {
       const names = [
         'backend',
         'paused',
@@ -180,6 +150,13 @@ export function parseQuery(
       failed.set(key, `unknown URL parameter "${shownText(key)}"; known: ${names.join(', ')}`);
       continue;
     }
+    const decoded = decodeText(spec, entry.text);
+    if (!decoded.ok) {
+      problems.set(key, messageOf(decoded.error));
+      raw.delete(key);
+      continue;
+    }
+    const value = (entry.value = decoded.value);
     try {
       validateParams({ [key]: value }, baseParams);
       accepted.set(key, value);

@@ -139,6 +139,8 @@ export interface ViewNumberSpec<
   max: number;
   /** A suggested GUI step. */
   step?: number;
+  /** Only integers (an id): a fraction is rejected. */
+  integer?: boolean;
 }
 export interface ViewEnumSpec<
   K extends keyof ViewOptions = keyof ViewOptions,
@@ -322,6 +324,7 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
   {
     name: 'pickedBoid',
     type: 'float',
+    integer: true,
     default: -1,
     min: -1,
     max: 16777215,
@@ -408,7 +411,7 @@ export function viewAllowedText(spec: ViewSpec): string {
     case 'enum':
       return `one of ${spec.options.map((o) => describeValue(o)).join(', ')}`;
     case 'float':
-      return `a finite number from ${spec.min} to ${spec.max}${unit}`;
+      return `${spec.integer ? 'an integer' : 'a finite number'} from ${spec.min} to ${spec.max}${unit}`;
     case 'boolean':
       return 'true or false';
     case 'color':
@@ -430,6 +433,7 @@ function checkViewField(spec: ViewSpec, value: unknown): unknown {
     case 'float':
       if (typeof value !== 'number' || !Number.isFinite(value)) fail();
       if ((value as number) < spec.min || (value as number) > spec.max) fail();
+      if (spec.integer && !Number.isInteger(value)) fail();
       return value;
     case 'boolean':
       if (typeof value !== 'boolean') fail();
@@ -469,32 +473,6 @@ export function validateView(
     merged[key] = checkViewField(spec, value);
   }
   return merged as unknown as ViewOptions;
-}
-
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/**
- * The value a text (a URL query value, an element attribute) stands for, as `spec`'s type wants
- * it: numbers parsed, enums by name, booleans from `''`, `1`, `true`, `on` (true) and `0`,
- * `false`, `off` (false), colours as given. Text that fits no value passes through unchanged, so
- * validateView's error shows it.
- */
-export function viewValueFromText(spec: ViewSpec, text: string): unknown {
-  const t = text.trim();
-  switch (spec.type) {
-    case 'float':
-      return NUMBER.test(t) ? Number(t) : text;
-    case 'enum':
-      return [...spec.options, ...(spec.unlisted ?? [])].find((o) => o === t) ?? text;
-    case 'boolean': {
-      const l = t.toLowerCase();
-      if (l === '' || l === '1' || l === 'true' || l === 'on') return true;
-      if (l === '0' || l === 'false' || l === 'off') return false;
-      return text;
-    }
-    case 'color':
-      return text;
-  }
 }
 
 /** The colours of a view, resolved (valid views only: validateView checked them). */

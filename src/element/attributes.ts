@@ -2,12 +2,12 @@
  * The <gpu-flock> element's attributes, derived from the schemas (no DOM here, so Node can build
  * the README's attribute table from it): every parameter of PARAM_SCHEMA, and every view option
  * of the view schema, by its kebab-case name, plus the element's own attributes. Attribute text
- * is parsed into the value the schema's type wants; text that does not parse is passed through
- * unchanged, so validation rejects it with a FlockError that shows what was written; obstacles
- * text outside the attribute's own format is named by attributeFormatError, with that format.
+ * is read by the one text codec (src/core/codec.ts, shared with the demo's URL, its link and the
+ * embed code); text outside the format is named by attributeFormatError, with that format.
  */
 import { PARAM_SCHEMA, allowedText, type ParamSpec } from '../core/params';
-import { FlockError, describeValue } from '../core/errors';
+import { describeValue, type FlockError } from '../core/errors';
+import { BOOLEAN_FORMAT, OBSTACLES_FORMAT, decodeText } from '../core/codec';
 
 /** The shape of a schema entry the element needs (parameter and view specs both fit it). */
 export interface SchemaEntry {
@@ -31,6 +31,8 @@ export interface SchemaEntry {
   min?: number;
   /** Largest allowed number. */
   max?: number;
+  /** A `float` that takes only integers (pickedBoid). */
+  integer?: boolean;
 }
 
 /** One of the element's own attributes (not from a schema), as the README table lists it. */
@@ -132,117 +134,48 @@ export function schemaAttributes(viewSchema: readonly SchemaEntry[] = []): Schem
   return out;
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-function parseNumber(text: string): number | string {
-  const t = text.trim();
-  return NUMBER.test(t) ? Number(t) : text;
-}
-
-function parseList(text: string): (number | string)[] {
-  return text
-    .trim()
-    .split(/\s*,\s*|\s+/)
-    .map(parseNumber);
-}
-
 /**
- * The value of an attribute's text for the schema's type; text that does not parse is returned
- * as it is (validation then names it). Booleans: absent is false, present is true unless the
- * text is `false` or `0`. Lists of obstacles: JSON, or `x,y,z,r; x,y,z,r`.
+ * The value of an attribute's text for the schema's type (src/core/codec.ts decodeText); text
+ * outside the format is returned as it is (attributeFormatError names it). Booleans: present
+ * (empty), `true`, `1`, `false`, `0`. Lists of obstacles: JSON, or `x,y,z,r; x,y,z,r`.
  */
 export function parseAttribute(spec: SchemaEntry, text: string): unknown {
-  switch (spec.type) {
-    case 'int':
-    case 'uint32':
-    case 'float':
-      return parseNumber(text);
-    case 'vec3':
-      return parseList(text);
-    case 'enum':
-      return (
-        [...(spec.options ?? []), ...(spec.unlisted ?? [])].find(
-          (o) => String(o) === text.trim(),
-        ) ?? text
-      );
-    case 'bool':
-    case 'boolean': {
-      const t = text.trim().toLowerCase();
-      return !(t === 'false' || t === '0');
-    }
-    case 'obstacles': {
-      const t = text.trim();
-      if (t === '') return [];
-      if (t.startsWith('[')) {
-        try {
-          return JSON.parse(t) as unknown;
-        } catch {
-          return text;
-        }
-      }
-      return t.split(';').map((part) => {
-        const n = parseList(part);
-        return { center: n.slice(0, 3), radius: n[3] };
-      });
-    }
-    default:
-      return text;
-  }
+  const d = decodeText(spec, text);
+  return d.ok ? d.value : text;
 }
 
-/** The `obstacles` attribute's format, as the README's attribute table gives it (Markdown). */
-const OBSTACLES_FORMAT = 'JSON list, or `x,y,z,r; x,y,z,r` (up to 16)';
-
 /**
- * The error of attribute text that does not follow its attribute's format, else null: an
- * `obstacles` text that is neither a JSON list nor `x,y,z,r; x,y,z,r` (4 numbers a sphere).
- * parseAttribute would pass such text on as spheres with a centre of words, and validation would
- * then name `obstacles[0].center` rather than the attribute's format. Text in the format with
- * values out of range is left to validation, which names the sphere and the field.
- * @returns a FlockError naming the attribute, the text, and the format (the README table's
- *   words) with what failed, or null
+ * The error of attribute text that does not follow its attribute's format (src/core/codec.ts),
+ * else null: a number that is not one, a fraction for an integer (`picked-boid="1.5"`), a
+ * boolean other than present/`true`/`1`/`false`/`0` (`antialias="off"`), an enum's unknown
+ * name, an `obstacles` text that is neither a JSON list nor `x,y,z,r; x,y,z,r`. Text in the
+ * format with values out of range is left to validation, which names the field (for obstacles:
+ * the sphere and the field).
+ * @returns a FlockError naming the schema field (the attribute's name for obstacles, the same),
+ *   the text and the allowed form, or null
  */
 export function attributeFormatError(
   attr: Pick<SchemaAttribute, 'attribute' | 'spec'>,
   text: string,
 ): FlockError | null {
-  if (attr.spec.type !== 'obstacles') return null;
-  const t = text.trim();
-  if (t === '') return null;
-  const allowed = OBSTACLES_FORMAT.replace(/`/g, '"');
-  if (t.startsWith('[')) {
-    try {
-      JSON.parse(t);
-      return null;
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      return new FlockError(attr.attribute, text, allowed, `not JSON: ${why}`);
-    }
-  }
-  const parts = t.split(';');
-  for (let k = 0; k < parts.length; k++) {
-    const n = parseList(parts[k]!);
-    if (n.length !== 4 || n.some((x) => typeof x !== 'number')) {
-      return new FlockError(
-        attr.attribute,
-        text,
-        allowed,
-        `sphere ${k + 1} of ${parts.length}, ${describeValue(parts[k]!.trim())}, is not 4 numbers x,y,z,r`,
-      );
-    }
-  }
-  return null;
+  const d = decodeText(attr.spec, text);
+  return d.ok ? null : d.error;
 }
 
 /** The allowed values in words, for the table (the schema's own text where it has one). */
 function allowedOf(spec: SchemaEntry): string {
-  if (spec.type === 'bool' || spec.type === 'boolean') return 'present (true), or `false`';
+  if (spec.type === 'bool' || spec.type === 'boolean') return BOOLEAN_FORMAT;
   if (spec.type === 'obstacles') return OBSTACLES_FORMAT;
   if (spec.type === 'color')
     return 'a CSS colour' + (spec.name === 'background' ? ', or `transparent`' : '');
   if (spec.options) return spec.options.map((o) => `\`${String(o)}\``).join(', ');
   if (['int', 'uint32', 'float', 'vec3'].includes(spec.type) && spec.min !== undefined) {
-    const kind = spec.type === 'float' ? 'number' : spec.type === 'vec3' ? 'x,y,z' : 'integer';
+    const kind =
+      spec.type === 'vec3'
+        ? 'x,y,z'
+        : spec.type === 'float' && !spec.integer
+          ? 'number'
+          : 'integer';
     const range = `${describeValue(spec.min)} to ${describeValue(spec.max)}`;
     return `${kind}, ${range}${spec.unit ? ` ${spec.unit}` : ''}`;
   }

@@ -6,6 +6,7 @@
  */
 import { PARAM_SCHEMA, defaultParams, type FlockParams } from '../core/params';
 import { VIEW_SCHEMA, resolvedShape, type ViewOptions } from '../core/view';
+import { encodeText } from '../core/codec';
 import { ELEMENT_VIEW_DEFAULTS, kebabCase } from './attributes';
 
 /** What the line is made from. */
@@ -26,20 +27,6 @@ function quoted(text: string): string {
   return `"${text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
 }
 
-/** Text the element's attribute parser reads back as `value` (src/element/attributes.ts). */
-function attributeText(value: unknown): string {
-  if (Array.isArray(value)) {
-    if (value.length > 0 && typeof value[0] === 'object') {
-      // Obstacles: x,y,z,r; x,y,z,r
-      return (value as { center: number[]; radius: number }[])
-        .map((o) => [...o.center, o.radius].map(String).join(','))
-        .join('; ');
-    }
-    return value.map(String).join(',');
-  }
-  return String(value);
-}
-
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -47,8 +34,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * for the device); other parameters and view options only where they differ from the element's
  * defaults (its warmup is 2 s). Booleans are bare attributes when true, `="false"` when a true
  * default is turned off; `pointer: element` is written `interactive`, `autoBounds` as
- * `bounds="auto"` (and then no bounds-min/bounds-max: the box follows the element). Numbers are
- * JavaScript's shortest exact text, so they read back as the same doubles.
+ * `bounds="auto"` (and then no bounds-min/bounds-max: the box follows the element). Values are
+ * written by the text codec (src/core/codec.ts encodeText): numbers as JavaScript's shortest
+ * exact text, so they read back as the same doubles; obstacles as `x,y,z,r; x,y,z,r`.
  */
 export function embedCode(s: EmbedState): string {
   const attrs: string[] = [];
@@ -64,7 +52,7 @@ export function embedCode(s: EmbedState): string {
     const v = params[spec.name];
     if (auto && (spec.name === 'boundsMin' || spec.name === 'boundsMax')) continue;
     if (spec.name !== 'count' && same(v, defaults[spec.name])) continue;
-    add(kebabCase(spec.name), attributeText(v));
+    add(kebabCase(spec.name), encodeText(spec, v));
   }
   for (const spec of VIEW_SCHEMA) {
     if (LEFT_OUT.has(spec.name)) continue;
@@ -83,7 +71,7 @@ export function embedCode(s: EmbedState): string {
     // A flock's view reads its default shape resolved (bird in 3D, arrow in 2D).
     if (spec.name === 'shape' && v === resolvedShape('auto', s.params.dimensions)) continue;
     if (spec.type === 'boolean') add(kebabCase(spec.name), v === true ? undefined : 'false');
-    else add(kebabCase(spec.name), attributeText(v));
+    else add(kebabCase(spec.name), encodeText(spec, v));
   }
   return `<gpu-flock ${attrs.join(' ')}></gpu-flock>`;
 }

@@ -123,6 +123,37 @@ describe('<gpu-flock> seams', () => {
     expect(layers().length).toBe(1);
   });
 
+  test('a boolean other than present/true/1/false/0 and a fraction for an integer fire error; the flock keeps its value', async () => {
+    const el = addFlock({ backend: 'cpu', count: '1003', antialias: 'false', 'picked-boid': '3' });
+    const flock = await el.ready;
+    expect([flock.view.antialias, flock.view.pickedBoid]).toEqual([false, 3]);
+    const seen: { attribute: string; value: string | null; allowed: string; error: unknown }[] = [];
+    el.addEventListener('error', (e) =>
+      seen.push((e as unknown as CustomEvent<(typeof seen)[0]>).detail),
+    );
+    for (const text of ['off', 'no', 'none']) el.setAttribute('antialias', text);
+    el.setAttribute('picked-boid', '1.5');
+    el.setAttribute('count', '2.5');
+    const bool = 'true or false: empty, "true" or "1" (true), "false" or "0" (false)';
+    expect(seen.map((d) => [d.attribute, d.value, d.allowed])).toEqual([
+      ['antialias', 'off', bool],
+      ['antialias', 'no', bool],
+      ['antialias', 'none', bool],
+      ['picked-boid', '1.5', 'an integer from -1 to 16777215 (boid id)'],
+      ['count', '2.5', 'an integer from 1 to 16777216 (boids)'],
+    ]);
+    for (const d of seen) expect(d.error).toBeInstanceOf(FlockError);
+    expect([flock.view.antialias, flock.view.pickedBoid, flock.params.count]).toEqual([
+      false,
+      3,
+      1003,
+    ]);
+    // The allowed forms apply.
+    el.setAttribute('antialias', '1');
+    el.setAttribute('picked-boid', '4');
+    expect([flock.view.antialias, flock.view.pickedBoid]).toEqual([true, 4]);
+  });
+
   test('errors describe elements as a selector (<canvas#hero.big>), not as {}', async () => {
     const canvas = document.createElement('canvas');
     canvas.id = 'hero';

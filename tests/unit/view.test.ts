@@ -22,13 +22,8 @@ import {
 } from '../../src/core/render-math';
 import { autoDensityMax, buildScene, predatorScene, viewStatic } from '../../src/core/scene';
 import { predatorPosition } from '../../src/core/behaviours';
-import {
-  VIEW_SCHEMA,
-  defaultView,
-  validateView,
-  viewSpec,
-  viewValueFromText,
-} from '../../src/core/view';
+import { VIEW_SCHEMA, defaultView, validateView, viewSpec } from '../../src/core/view';
+import { viewValueFromText } from '../../src/core/codec';
 
 function flockError(fn: () => unknown): FlockError {
   try {
@@ -151,10 +146,12 @@ describe('viewValueFromText (URL values, element attributes)', () => {
     ['showBounds', '', true],
     ['showBounds', 'true', true],
     ['showBounds', '1', true],
-    ['showBounds', 'on', true],
+    // One boolean form for URL and attributes (src/core/codec.ts): on/off are not in it.
+    ['showBounds', 'on', 'on'],
     ['showBounds', 'false', false],
     ['showBounds', '0', false],
-    ['showBounds', 'off', false],
+    ['showBounds', 'off', 'off'],
+    ['showBounds', 'TRUE', true],
     ['showBounds', 'maybe', 'maybe'],
     ['boidSize', '0.75', 0.75],
     ['boidSize', '1e-1', 0.1],
