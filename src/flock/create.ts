@@ -3,7 +3,8 @@
  * the page's parts (backends, surface, frame source) to run a Flock in Node.
  */
 import { registerBuiltinBackends } from '../builtin-backends';
-import { REGISTERED_BACKENDS, RESTORE_TIMEOUT_MS, type BackendProvider } from './backend-host';
+import { REGISTERED_BACKENDS, type BackendProvider } from './backend-host';
+import { RESTORE_TIMEOUT_MS } from './recovery';
 import { FlockError } from '../core/errors';
 import { Flock } from './flock';
 import { ANIMATION_FRAMES, pageMotionPreference, withMotion, type FrameSource } from './frame-loop';

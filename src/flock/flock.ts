@@ -4,9 +4,11 @@
  * through small hook interfaces (none imports this file):
  * - options.ts: the checks of options, partials and the camera;
  * - epoch.ts: the counter that cuts work short at a loss or dispose();
- * - command-queue.ts: every call that works on the backend, in call order;
- * - journal.ts: a snapshot of the state plus a log of what the backend was given since;
- * - backend-host.ts: the ladder, loss, restore, fallback and their reasons;
+ * - commands.ts: each call that reaches the backend as a value (check, apply, merge, undo);
+ * - command-queue.ts: runs those commands in call order, one protocol for all of them;
+ * - journal.ts: the parameters (the one owner), a snapshot of the state plus a log since;
+ * - backend-host.ts: the backend up now, how a rung is created, the reasons rungs were left;
+ * - recovery.ts: loss -> snapshot -> replay -> fallback, and the ladder walk at the start;
  * - surface.ts: the canvas, its sizing, CSS background and page observers;
  * - frame-loop.ts + step-timer.ts: the fixed-step frame loop and its stats;
  * - page-input.ts: the pointer as the attractor and the view.pointer / view.autoBounds listeners;
@@ -23,14 +25,15 @@ import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/
 import { pointerToWorld as worldUnderPointer } from '../core/pointer';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { viewStatic, type ViewStatic } from '../core/scene';
-import { cloneState, initialState, validateState, type FlockState } from '../core/state';
+import { initialState, validateState, type FlockState } from '../core/state';
 import { resolvedShape, validateView, viewBackground, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup';
-import { BackendHost, DEFAULT_MAX_CANVAS, type BackendProvider } from './backend-host';
+import { DEFAULT_MAX_CANVAS, type BackendHost, type BackendProvider } from './backend-host';
 import type { DebugHooks } from './backend-host';
-import { CommandQueue, type Coalescing } from './command-queue';
+import { CommandQueue } from './command-queue';
+import * as calls from './commands';
 import { Epoch } from './epoch';
-import { countError, disposedError } from './errors';
+import { disposedError } from './errors';
 import { FrameLoop, type FrameSource } from './frame-loop';
 import { Journal } from './journal';
 import {
@@ -43,6 +46,7 @@ import {
 } from './options';
 import { frameView } from './frame-view';
 import { PageInput } from './page-input';
+import { Recovery } from './recovery';
 import { StepTimer } from './step-timer';
 import type { FlockSurface } from './surface';
 import { warmUp } from './warmup';
@@ -51,23 +55,6 @@ import { warmUp } from './warmup';
 export const MAX_STEPS_PER_CALL = 1_000_000;
 /** Steps a backend may have queued before the frame loop stops adding more. */
 const MAX_PENDING_STEPS = 4;
-/** Seconds between state snapshots while the loop runs (explicit work is snapshotted when the queue is idle). */
-const SNAPSHOT_INTERVAL_S = 1;
-
-/** A queued setParams call (merged ones: a burst, see Flock.setParams). */
-interface ParamsCall {
-  /** The fields given (defined ones), in call order. */
-  given: Record<string, unknown>;
-  /** The parameters validated at the call. */
-  next: FlockParams;
-  /**
-   * The epoch at the call when the backend was up then, else null: `given` is validated again on
-   * the rung when it is null or a loss came since (issue 21).
-   */
-  upAt: number | null;
-  /** Whether species changed (a state read-back, re-assignment and upload). */
-  respecies: boolean;
-}
 
 /** @internal What the Flock is built from (createFlockWith in create.ts assembles it) besides its surface, parameters and view. */
 export interface FlockSetup {
@@ -94,19 +81,16 @@ export class Flock extends EventTarget {
   private readonly _pageInput: PageInput;
   private readonly _epoch = new Epoch();
   private readonly _journal: Journal;
-  private readonly _queue: CommandQueue<Backend>;
+  private readonly _queue: CommandQueue;
   private readonly _host: BackendHost;
+  private readonly _recovery: Recovery;
+  /** What the commands need besides the backend and the journal. */
+  private readonly _ctx: calls.CommandContext;
   private readonly _loop: FrameLoop;
   private readonly _stepTimer: StepTimer;
-  /** The parameters as the caller sees them (the backend's: journal.applied). */
-  private _params: FlockParams;
   private _view: ViewOptions;
   private _viewStatic: ViewStatic;
   private _camera: OrbitCamera;
-  /** Species changes reading the state back: the frame loop takes no steps meanwhile. */
-  private _holdSteps = 0;
-  /** When the frame loop last refreshed the snapshot, seconds. */
-  private _snapshotAt = 0;
   /** Latest measurements; see FlockStats. */
   readonly stats: FlockStats = noStats();
 
@@ -115,25 +99,24 @@ export class Flock extends EventTarget {
     super();
     this._surface = surface;
     this._frameSource = setup.frames;
-    this._params = params;
     this._view = view;
     this._viewStatic = viewStatic(view);
     surface.showBackground(viewBackground(view));
     this._camera = defaultCamera(params);
+    this._journal = new Journal(params, this._epoch);
     this._pageInput = new PageInput(this, {
       view: () => this._view,
-      params: () => this._params,
+      params: () => this._journal.params,
       disposed: () => this._epoch.disposed,
       error: (e) => this._emitError(e),
       cssSize: () => this._surface.clientRect(),
     });
-    this._journal = new Journal(params, this._epoch);
     this._loop = new FrameLoop(
       setup.frames,
       {
-        ready: () => this._host.readyForFrame(),
+        ready: () => this._recovery.readyForFrame(),
         holdSteps: () =>
-          (this._host.backend?.pendingSteps ?? 0) > MAX_PENDING_STEPS || this._holdSteps > 0,
+          (this._host.backend?.pendingSteps ?? 0) > MAX_PENDING_STEPS || this._queue.holdingSteps,
         frame: (steps, now) => this._frame(steps, now),
       },
       this.stats,
@@ -145,44 +128,48 @@ export class Flock extends EventTarget {
       failed: (e) => this._emitError(e),
       nowMs: () => setup.frames.now(),
     });
-    this._host = new BackendHost(setup.backends, setup, this._journal, this._epoch, surface, {
-      emit: (type, detail) => this._emit(type, detail),
-      emitError: (e) => this._emitError(e),
-      fitCanvas: (limit) => this._fitCanvas(limit),
-      backendUp: (count) => {
-        if (count !== null && this._params.count !== count) {
-          this._params = { ...this._params, count };
-        }
-        this._loop.pacer.reset();
+    this._recovery = new Recovery(
+      { provider: setup.backends, options: setup },
+      this._journal,
+      this._epoch,
+      surface,
+      {
+        emit: (type, detail) => this._emit(type, detail),
+        emitError: (e) => this._emitError(e),
+        fitCanvas: (limit) => this._fitCanvas(limit),
+        rungUp: () => this._loop.pacer.reset(),
+        recoveryEnded: () => this._loop.schedule(),
       },
-      recoveryEnded: () => this._loop.schedule(),
+    );
+    this._host = this._recovery.host;
+    this._queue = new CommandQueue(this._recovery, this._journal, this._epoch, (e) => {
+      // A call failed (its undo ran: params are the backend's again): 'error' tells the caller.
+      this._loop.pacer.timeStep = this._journal.params.timeStep;
+      this._emitError(e);
     });
-    this._queue = new CommandQueue<Backend>({
-      backendUp: () => this._host.backendUp(),
-      // Explicit work done and nothing else asked for: snapshot it while the page is idle.
-      idle: () => {
-        const b = this._host.backend;
-        if (b && !this._epoch.disposed) this._refreshSnapshot(b);
-      },
-      failed: (e) => this._emitError(e),
-    });
+    this._ctx = this._queue.context;
   }
 
   /** @internal starts the backend (createFlock), then the page observers. */
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
     // view.density's count, view.autoBounds' box: the seed's initial state is made in them.
-    const p = this._pageInput.startParams(this._params, state !== null);
-    if (p !== this._params) [this._params, this._camera] = [p, defaultCamera(p)];
-    await this._host.start(choice, state ?? initialState(this._params), this._params);
-    // The rung holds fewer boids than asked (backendUp capped params.count): under density or
+    const j = this._journal;
+    const p = this._pageInput.startParams(j.params, state !== null);
+    if (p !== j.params) {
+      j.ask(p);
+      this._camera = defaultCamera(p);
+    }
+    await this._recovery.start(choice, state ?? initialState(p), p);
+    // The rung holds fewer boids than asked (the ladder capped params.count): under density or
     // autoBounds the box follows the count run, and the seed's state is made in it again (before
     // the warm-up and the first frame, so no frame shows the few boids in the box of the many).
     const b = this._host.backend;
-    if (state === null && b && this._params.count !== p.count) {
-      const q = this._pageInput.cappedStartParams(this._params, this._params.count);
-      if (q !== this._params) {
-        [this._params, this._camera] = [q, defaultCamera(q)];
-        this._journal.setState(b, initialState(q), q);
+    if (state === null && b && j.params.count !== p.count) {
+      const q = this._pageInput.cappedStartParams(j.params, j.params.count);
+      if (q !== j.params) {
+        j.ask(q);
+        this._camera = defaultCamera(q);
+        j.setState(b, initialState(q), q);
       }
     }
     this._pageInput.sync();
@@ -214,15 +201,15 @@ export class Flock extends EventTarget {
   }
   /** A copy of the current parameters. */
   get params(): FlockParams {
-    return {
-      ...this._params,
-      boundsMin: [...this._params.boundsMin],
-      boundsMax: [...this._params.boundsMax],
-    };
+    const p = this._journal.params;
+    return { ...p, boundsMin: [...p.boundsMin], boundsMax: [...p.boundsMax] };
   }
   /** A copy of the current view options (how the flock is drawn; `shape` the mesh drawn, never `auto`). */
   get view(): ViewOptions {
-    return { ...this._view, shape: resolvedShape(this._view.shape, this._params.dimensions) };
+    return {
+      ...this._view,
+      shape: resolvedShape(this._view.shape, this._journal.params.dimensions),
+    };
   }
   /**
    * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (and
@@ -240,8 +227,7 @@ export class Flock extends EventTarget {
    * MAX_COUNT (calls are checked against the new backend once it is up).
    */
   get maxCount(): number {
-    if (this._host.upNow) return this._host.backend!.maxCount;
-    return MAX_COUNT;
+    return this._recovery.upNow ? this._host.backend!.maxCount : MAX_COUNT;
   }
   /**
    * The orbit camera; mutate its fields or assign a new one; the next render uses it. Reset by
@@ -295,93 +281,22 @@ export class Flock extends EventTarget {
    */
   setParams(partial: Partial<FlockParams>): Promise<void> {
     this._checkNotDisposed();
+    const was = this._journal.params;
     const given = definedEntries(partial, 'params');
     // view.density's maximum and count; under view.autoBounds a new count, dimensions or radius
     // gets its box in the same call.
-    this._pageInput.noteAsked(given, this._params);
-    this._pageInput.addAutoBox(given, this._params);
-    const next = validateParams(given, this._params);
-    const up = this._host.upNow;
-    if (up && next.count > this._host.backend!.maxCount) {
-      throw countError(next.count, this._host.backend!);
-    }
-    const { changed, reinit, respecies, reframe } = paramChanges(given, this._params);
+    this._pageInput.noteAsked(given, was);
+    this._pageInput.addAutoBox(given, was);
+    const next = validateParams(given, was);
+    const { changed, reinit, respecies, reframe } = paramChanges(given, was);
     if (changed.length === 0) return Promise.resolve();
-    this._params = next;
+    const mode = reinit ? 'reinit' : respecies ? 'species' : 'keep';
+    // A count the rung up now cannot hold throws here (the command's check at the call).
+    const done = this._queue.submit(calls.setParamsCommand(this._ctx, given, next, mode));
     this._loop.pacer.timeStep = next.timeStep;
     if (reinit) this._stepTimer.forgetStepCost();
     if (reframe) this._camera = defaultCamera(next);
-    const upAt = up ? this._epoch.value : null;
-    if (reinit) {
-      return this._call((b) => {
-        const p = this._paramsOnRung(b, given, next, upAt);
-        this._journal.setState(b, initialState(p), p);
-      });
-    }
-    // A burst of changes queued behind other work is one change (issue 21): one read-back and
-    // upload for any number of species changes, the last one's species.
-    return this._queue.coalesce(this._paramsBurst, { given, next, upAt, respecies }, () =>
-      this._undoCall(),
-    );
-  }
-
-  /** setParams calls (no re-initialisation) merged in call order: see setParams. */
-  private readonly _paramsBurst: Coalescing<Backend, ParamsCall> = {
-    merge: (a, z) => ({
-      given: { ...a.given, ...z.given },
-      next: z.next,
-      // The earlier epoch: a loss between the calls (or after them) checks the burst again.
-      upAt: a.upAt === null || z.upAt === null ? null : Math.min(a.upAt, z.upAt),
-      respecies: a.respecies || z.respecies,
-    }),
-    run: (b, c) => {
-      const p = this._paramsOnRung(b, c.given, c.next, c.upAt);
-      if (!c.respecies) return this._journal.setParams(b, p);
-      // positions.w is each boid's species in every backend's state (Journal.reassignSpecies).
-      this._holdSteps++;
-      const asked = p;
-      return this._journal
-        .reassignSpecies(
-          asked,
-          () =>
-            this._host.readSettled(b, (x) =>
-              x.readState().then((s) => ({ state: s, time: x.time })),
-            ),
-          () => this._host.backendUp(),
-        )
-        .then((count) => {
-          // A loss during the read-back: the rung that took the call capped the count.
-          if (count !== asked.count) this._params = { ...this._params, count };
-        })
-        .finally(() => this._holdSteps--);
-    },
-  };
-
-  /**
-   * The parameters a queued setParams gives `b`: `next`, or when the backend was not up at the
-   * call, or a loss came between the call and its turn, `given` validated again against what the
-   * rung up now holds and allows. (After a loss the rung comes up with the journal's snapshot and
-   * backendUp puts its count into params: a call merged before it would apply its count to the
-   * state but leave params at the snapshot's, issue 21.)
-   * @param upAt the epoch at the call when the backend was up then, else null.
-   * @throws FlockError when that rung cannot take them (the caller's params go back to the backend's).
-   */
-  private _paramsOnRung(
-    b: Backend,
-    given: Record<string, unknown>,
-    next: FlockParams,
-    upAt: number | null,
-  ): FlockParams {
-    if (upAt !== null && upAt === this._epoch.value) return next;
-    try {
-      const p = validateParams(given, this._journal.applied);
-      if (p.count > b.maxCount) throw countError(p.count, b);
-      this._params = p;
-      return p;
-    } catch (e) {
-      this._params = { ...this._journal.applied };
-      throw e;
-    }
+    return done;
   }
 
   /**
@@ -409,10 +324,7 @@ export class Flock extends EventTarget {
    */
   reset(): Promise<void> {
     this._checkNotDisposed();
-    return this._call((b) => {
-      const p = this._journal.applied;
-      this._journal.setState(b, initialState(p), p);
-    });
+    return this._queue.submit(calls.resetCommand());
   }
 
   /**
@@ -424,28 +336,11 @@ export class Flock extends EventTarget {
    */
   setState(state: FlockState): Promise<void> {
     this._checkNotDisposed();
-    const up = this._host.upNow;
-    const s = validateState(
-      state,
-      this._params.dimensions,
-      up ? this._host.backend!.maxCount : MAX_COUNT,
-      this._params.species,
-    );
-    if (s.count !== this._params.count) this._stepTimer.forgetStepCost();
-    const atCall = { ...this._params, count: s.count };
-    this._params = atCall;
-    const epoch = this._epoch.value;
-    return this._call((b) => {
-      if (s.count > b.maxCount) {
-        this._params = { ...this._journal.applied };
-        throw countError(s.count, b);
-      }
-      // As in setParams: a loss before its turn may have put the snapshot's count into params.
-      const same = up && this._epoch.value === epoch;
-      const p = same ? atCall : { ...this._journal.applied, count: s.count };
-      if (!same) this._params = { ...this._params, count: s.count };
-      this._journal.setState(b, s, p);
-    });
+    const p = this._journal.params;
+    const max = this._recovery.upNow ? this._host.backend!.maxCount : MAX_COUNT;
+    const s = validateState(state, p.dimensions, max, p.species);
+    if (s.count !== p.count) this._stepTimer.forgetStepCost();
+    return this._queue.submit(calls.setStateCommand(s, { ...p, count: s.count }));
   }
 
   /**
@@ -460,15 +355,8 @@ export class Flock extends EventTarget {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_STEPS_PER_CALL) {
       return Promise.reject(new FlockError('n', n, `an integer from 0 to ${MAX_STEPS_PER_CALL}`));
     }
-    if (n === 0) return this._queue.run(() => undefined);
-    return this._queue.run((b) =>
-      this._journal.stepCall(
-        b,
-        n,
-        (x) => this._host.noticeLoss(x),
-        () => this._host.backendUp(),
-      ),
-    );
+    const q = this._queue;
+    return q.submit(n === 0 ? calls.noopCommand('step') : calls.stepCommand(this._ctx, n));
   }
 
   /**
@@ -476,9 +364,7 @@ export class Flock extends EventTarget {
    * @throws FlockError (as a rejection) on 'flock' when disposed meanwhile.
    */
   finish(): Promise<void> {
-    return this._queue.run((b) =>
-      this._host.readSettled(b, (x) => (x.sync ? x.sync() : x.readState().then(() => undefined))),
-    );
+    return this._queue.submit(calls.finishCommand(this._ctx));
   }
 
   /** Per-pass times of recent steps from the backend's GPU timers (ms per step; null where not measured). */
@@ -492,15 +378,7 @@ export class Flock extends EventTarget {
    * @throws FlockError (as a rejection) on 'flock' when disposed meanwhile.
    */
   readState(): Promise<FlockState> {
-    return this._queue.run((b) =>
-      this._host.readSettled(b, (x) => {
-        const mark = this._journal.markBeforeRead(this._host.backend);
-        return x.readState().then((s) => {
-          this._journal.adoptAsSnapshot(cloneState(s), mark);
-          return s;
-        });
-      }),
-    );
+    return this._queue.submit(calls.readStateCommand(this._ctx));
   }
 
   /**
@@ -527,19 +405,19 @@ export class Flock extends EventTarget {
   pointerToWorld(clientX: number, clientY: number): Vec3 | null {
     const c = this._surface.canvas;
     const canvas = { rect: this._surface.clientRect(), width: c.width, height: c.height };
-    return worldUnderPointer(clientX, clientY, canvas, this._camera, this._params, this._view.fit);
+    const p = this._journal.params;
+    return worldUnderPointer(clientX, clientY, canvas, this._camera, p, this._view.fit);
   }
 
   /** Draws the current state now (the loop does this every frame while running). */
   render(): void {
     const b = this._host.backend;
-    if (!b || this._epoch.disposed || this._host.recovering) return;
+    if (!b || this._epoch.disposed || this._recovery.recovering) return;
     this._fitCanvas(b.maxCanvasSize ?? DEFAULT_MAX_CANVAS);
     const c = this._surface.canvas;
     const time = (b as { time?: number }).time ?? 0;
-    b.render(
-      frameView(c.width, c.height, this._camera, this._params, this._view, this._viewStatic, time),
-    );
+    const p = this._journal.params;
+    b.render(frameView(c.width, c.height, this._camera, p, this._view, this._viewStatic, time));
     this._surface.frameDrawn(this._viewStatic.background[3] >= 1);
   }
 
@@ -588,23 +466,6 @@ export class Flock extends EventTarget {
 
   // ---- the parts' hooks --------------------------------------------------------------------
 
-  /**
-   * A call that changes parameters or state, queued: it applies whole or not at all. When it
-   * fails (a rung started meanwhile cannot take it, every read retried after losses failed),
-   * the parameters the caller sees go back to those the backend holds, and 'error' fires (the
-   * queue reports every failure but dispose()), so a caller who never awaits it still learns.
-   */
-  private _call(op: (b: Backend) => void | Promise<void>): Promise<void> {
-    return this._queue.call(op, () => this._undoCall());
-  }
-
-  /** A queued call failed: the parameters the caller sees go back to those the backend holds. */
-  private _undoCall(): void {
-    if (this._epoch.disposed) return;
-    this._params = { ...this._journal.applied };
-    this._loop.pacer.timeStep = this._params.timeStep;
-  }
-
   /** One frame of the loop: `steps` fixed steps, a draw, and now and then a snapshot. */
   private _frame(steps: number, now: number): void {
     const b = this._host.backend!;
@@ -614,10 +475,7 @@ export class Flock extends EventTarget {
     } catch (e) {
       if (b === this._host.backend && !b.isLost?.()) this._emitError(e);
     }
-    if (now - this._snapshotAt >= SNAPSHOT_INTERVAL_S) {
-      this._snapshotAt = now;
-      this._refreshSnapshot(b);
-    }
+    this._recovery.refreshSnapshot(b, now);
   }
 
   /** Runs `f` from a page event handler: what it throws becomes an 'error' event. */
@@ -627,12 +485,6 @@ export class Flock extends EventTarget {
     } catch (e) {
       this._emitError(e);
     }
-  }
-
-  /** Makes the state of `b` the journal's snapshot when `b` is up (asynchronously). */
-  private _refreshSnapshot(b: Backend): void {
-    if (!this._host.upNow || b !== this._host.backend) return;
-    this._journal.refreshSnapshot(b, () => b === this._host.backend);
   }
 
   /**
@@ -678,6 +530,7 @@ export class Flock extends EventTarget {
     this._pageInput.dispose(true);
     this._loop.dispose();
     this._epoch.dispose();
+    this._recovery.dispose();
     this._host.dispose();
     this._journal.clear();
     this._surface.dispose();

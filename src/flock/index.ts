@@ -2,7 +2,7 @@
 // types and constants of its options. The parts behind it live beside it in this folder.
 export { Flock, MAX_STEPS_PER_CALL } from './flock';
 export { createFlock } from './create';
-export { RESTORE_TIMEOUT_MS } from './backend-host';
+export { RESTORE_TIMEOUT_MS } from './recovery';
 export {
   DISABLE_NAMES,
   POINTER_STRENGTH,

@@ -1,12 +1,14 @@
 // The command queue, the epoch and the journal of the Flock (src/flock/, issue 18 item 2), alone
 // and in a Flock on a fake backend that steps with the CPU reference.
 import { describe, expect, test } from 'vitest';
-import type { BackendInit } from '../../src/backend';
+import type { Backend, BackendInit } from '../../src/backend';
 import { defaultParams, type FlockParams } from '../../src/core/params';
-import { CommandQueue } from '../../src/flock/command-queue';
+import { CommandQueue, type QueueBackends } from '../../src/flock/command-queue';
+import { stepCommand, type Command } from '../../src/flock/commands';
 import { Epoch } from '../../src/flock/epoch';
 import { disposedError } from '../../src/flock/errors';
 import { Journal } from '../../src/flock/journal';
+import { snapshotFor } from '../../src/flock/recovery';
 import { FlockError, initialState } from '../../src/index';
 import { FakeBackend, gate } from '../../src/testing/fake-backend';
 import { fakeFlock, flush, settle, stepped } from '../support/fake-flock';
@@ -46,63 +48,94 @@ describe('Epoch', () => {
   });
 });
 
+/** A command that applies `apply` on the backend it meets (a reported one fires 'error' when it fails). */
+function command<R>(apply: (b: Backend) => R | Promise<R>, reported = false): Command<R> {
+  return { name: 'test', reported, check: () => undefined, apply, undo: () => undefined };
+}
+
+/** A stand-in for Recovery: `b` always up (`live` at the call: `live`), reads done once. */
+function backendsOf(b: Backend, live: Backend | null): QueueBackends {
+  return {
+    live,
+    backendUp: () => Promise.resolve(b),
+    noticeLoss: () => undefined,
+    readSettled: (x, read) => read(x),
+    refreshSnapshot: () => undefined,
+  };
+}
+
 describe('CommandQueue', () => {
+  const p = { ...defaultParams(), count: 40, seed: 5 };
+
   test('calls run one after the other in call order, each on the backend that is up', async () => {
     const up = gate();
     const log: string[] = [];
     let idle = 0;
-    const q = new CommandQueue<string>({
-      backendUp: async () => {
-        await up.promise;
-        return 'B';
+    const B = fakeBackend(p);
+    const epoch = new Epoch();
+    const q = new CommandQueue(
+      {
+        ...backendsOf(B, null),
+        backendUp: async () => {
+          await up.promise;
+          return B;
+        },
+        refreshSnapshot: () => idle++,
       },
-      idle: () => idle++,
-      failed: () => undefined,
-    });
+      new Journal(p, epoch),
+      epoch,
+      () => undefined,
+    );
     const slow = gate();
-    const a = q.run(async (b) => {
-      log.push(`a start ${b}`);
-      await slow.promise;
-      log.push('a end');
-    });
-    const b = q.run((x) => log.push(`b ${x}`));
+    const a = q.submit(
+      command(async (b) => {
+        log.push(`a start ${b.kind}`);
+        await slow.promise;
+        log.push('a end');
+      }),
+    );
+    const b = q.submit(command((x) => log.push(`b ${x.kind}`)));
     expect(q.pending).toBe(2);
     await flush();
     expect(log).toEqual([]); // waiting for the backend
     up.open();
     await flush();
-    expect(log).toEqual(['a start B']);
+    expect(log).toEqual(['a start webgl2']);
     slow.open();
     await a;
     await b;
     await flush();
-    expect(log).toEqual(['a start B', 'a end', 'b B']);
+    expect(log).toEqual(['a start webgl2', 'a end', 'b webgl2']);
     expect(q.pending).toBe(0);
     expect(idle).toBe(1);
   });
 
   test('a failed call rejects, is reported unless cut short, and the queue goes on', async () => {
     const failed: unknown[] = [];
-    const q = new CommandQueue<number>({
-      backendUp: () => Promise.resolve(1),
-      idle: () => undefined,
-      failed: (e) => failed.push(e),
-    });
+    const epoch = new Epoch();
+    const B = fakeBackend(p);
+    const q = new CommandQueue(backendsOf(B, B), new Journal(p, epoch), epoch, (e) =>
+      failed.push(e),
+    );
     const boom = new Error('boom');
     const r1 = settle(
-      q.call(() => {
-        throw boom;
-      }),
+      q.submit(
+        command(() => {
+          throw boom;
+        }, true),
+      ),
     );
     const r2 = settle(
-      q.call(() => {
-        throw disposedError();
-      }),
+      q.submit(
+        command(() => {
+          throw disposedError();
+        }, true),
+      ),
     );
-    const r3 = q.run((b) => b + 1);
+    const r3 = q.submit(command((b) => b.maxCount + 1));
     expect(await r1).toEqual(['err', boom]);
     expect((await r2)[0]).toBe('err');
-    expect(await r3).toBe(2);
+    expect(await r3).toBe(100_001);
     expect(failed).toEqual([boom]);
   });
 });
@@ -121,7 +154,7 @@ describe('Journal', () => {
     j.step(live, 4);
     expect(j.length).toBe(3);
     const fresh = fakeBackend(p);
-    expect(await j.replay(fresh, 40)).toBe(7);
+    expect(await j.replay(fresh, j.snapshot)).toBe(7);
     expect(fresh.state.positions).toEqual(live.state.positions);
     expect(fresh.params).toEqual(p2);
     expect(j.applied).toEqual(p2);
@@ -167,17 +200,20 @@ describe('Journal', () => {
     j.restart(initialState(p), p);
     j.step(b, 5);
     let lost = false;
-    const call = settle(
-      j.stepCall(
-        b,
-        100,
-        () => undefined,
-        async () => {
+    const step100 = stepCommand(
+      {
+        epoch,
+        noticeLoss: () => undefined,
+        backendUp: async () => {
           lost = true;
           return next;
         },
-      ),
+        readSettled: (x, read) => read(x),
+        holdSteps: () => undefined,
+      },
+      100,
     );
+    const call = settle(Promise.resolve(step100.apply(b, j)));
     await flush();
     const given = j.length - 1;
     expect(given).toBeGreaterThan(0);
@@ -191,15 +227,14 @@ describe('Journal', () => {
     // and the rest, given to the next backend.
     expect(steps(b) + steps(next)).toBe(105);
     expect(steps(next)).toBeGreaterThan(0);
-    expect(j.takeCutSteps()).toBe(0);
   });
 
   test('the cpu rung takes the snapshot capped at its 4096 boids, and says so', () => {
     const big = { ...p, count: 5000 };
     const j = new Journal(big, new Epoch());
     j.restart(initialState(big), big);
-    expect(j.snapshotFor('webgl2').capped).toBeNull();
-    const { snapshot, capped } = j.snapshotFor('cpu');
+    expect(snapshotFor(j.snapshot, 'webgl2').capped).toBeNull();
+    const { snapshot, capped } = snapshotFor(j.snapshot, 'cpu');
     expect(snapshot.state.count).toBe(4096);
     expect(snapshot.params.count).toBe(4096);
     expect(snapshot.state.positions).toEqual(initialState(big).positions.slice(0, 4 * 4096));
