@@ -10,7 +10,7 @@
  * - backend-host.ts: the backend up now, how a rung is created, the reasons rungs were left;
  * - recovery.ts: loss -> snapshot -> replay -> fallback, and the ladder walk at the start;
  * - surface.ts: the canvas, its sizing, CSS background and page observers;
- * - frame-loop.ts + step-timer.ts: the fixed-step frame loop and its stats;
+ * - animation.ts: the view, the camera, the frame loop (frame-loop.ts, step-timer.ts) and the draw;
  * - page-input.ts: the pointer as the attractor and the view.pointer / view.autoBounds listeners;
  * - warmup.ts: view.warmup before the first frame.
  *
@@ -20,21 +20,18 @@
 import type { Backend, BackendKind, BackendTimings } from '../backend';
 import { NO_PASS_TIMES } from '../backend';
 import { FlockError } from '../core/errors';
-import type { DeviceLimits } from '../core/limits';
 import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/params';
-import { pointerToWorld as worldUnderPointer } from '../core/pointer';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
-import { viewStatic, type ViewStatic } from '../core/scene';
 import { initialState, validateState, type FlockState } from '../core/state';
-import { resolvedShape, validateView, viewBackground, type ViewOptions } from '../core/view';
+import { resolvedShape, validateView, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup';
-import { DEFAULT_MAX_CANVAS, type BackendHost, type BackendProvider } from './backend-host';
-import type { DebugHooks } from './backend-host';
+import { Animation } from './animation';
+import type { BackendHost, BackendProvider, DebugHooks, HostOptions } from './backend-host';
 import { CommandQueue } from './command-queue';
 import * as calls from './commands';
 import { Epoch } from './epoch';
 import { disposedError } from './errors';
-import { FrameLoop, type FrameSource } from './frame-loop';
+import type { FrameSource } from './frame-loop';
 import { Journal } from './journal';
 import {
   checkCamera,
@@ -44,26 +41,16 @@ import {
   type BackendChoice,
   type FlockStats,
 } from './options';
-import { frameView } from './frame-view';
 import { PageInput } from './page-input';
 import { Recovery } from './recovery';
-import { StepTimer } from './step-timer';
 import type { FlockSurface } from './surface';
 import { warmUp } from './warmup';
 
 /** The most steps one step() call takes (about 4.6 hours of simulated time at 1/60 s). */
 export const MAX_STEPS_PER_CALL = 1_000_000;
-/** Steps a backend may have queued before the frame loop stops adding more. */
-const MAX_PENDING_STEPS = 4;
 
 /** @internal What the Flock is built from (createFlockWith in create.ts assembles it) besides its surface, parameters and view. */
-export interface FlockSetup {
-  backends: BackendProvider;
-  frames: FrameSource;
-  disable: ReadonlySet<string>;
-  limits: DeviceLimits | null;
-  restoreTimeoutMs: number;
-}
+export type FlockSetup = HostOptions & { backends: BackendProvider; frames: FrameSource };
 
 /**
  * A running flock. See DESIGN.md section 4 for the contract.
@@ -76,7 +63,6 @@ export interface FlockSetup {
  */
 export class Flock extends EventTarget {
   private readonly _surface: FlockSurface;
-  private readonly _frameSource: FrameSource;
   /** Flock.pointer, and the view.pointer / view.autoBounds listeners on the canvas. */
   private readonly _pageInput: PageInput;
   private readonly _epoch = new Epoch();
@@ -84,13 +70,8 @@ export class Flock extends EventTarget {
   private readonly _queue: CommandQueue;
   private readonly _host: BackendHost;
   private readonly _recovery: Recovery;
-  /** What the commands need besides the backend and the journal. */
-  private readonly _ctx: calls.CommandContext;
-  private readonly _loop: FrameLoop;
-  private readonly _stepTimer: StepTimer;
-  private _view: ViewOptions;
-  private _viewStatic: ViewStatic;
-  private _camera: OrbitCamera;
+  /** The view, the camera, the frame loop and the draw. */
+  private readonly _anim: Animation;
   /** Latest measurements; see FlockStats. */
   readonly stats: FlockStats = noStats();
 
@@ -98,36 +79,23 @@ export class Flock extends EventTarget {
   constructor(surface: FlockSurface, params: FlockParams, view: ViewOptions, setup: FlockSetup) {
     super();
     this._surface = surface;
-    this._frameSource = setup.frames;
-    this._view = view;
-    this._viewStatic = viewStatic(view);
-    surface.showBackground(viewBackground(view));
-    this._camera = defaultCamera(params);
-    this._journal = new Journal(params, this._epoch);
+    const j = (this._journal = new Journal(params, this._epoch));
+    this._anim = new Animation(surface, setup.frames, j, this._epoch, this.stats, view, params, {
+      backend: () => this._host.backend,
+      ready: () => this._recovery.readyForFrame(),
+      drawable: () => !this._epoch.disposed && !this._recovery.recovering,
+      holdSteps: () => this._queue.holdingSteps,
+      snapshot: (b, now) => this._recovery.refreshSnapshot(b, now),
+      error: (e) => this._emitError(e),
+    });
     this._pageInput = new PageInput(this, {
-      view: () => this._view,
-      params: () => this._journal.params,
+      view: () => this._anim.view,
+      params: () => j.params,
       disposed: () => this._epoch.disposed,
       error: (e) => this._emitError(e),
       cssSize: () => this._surface.clientRect(),
     });
-    this._loop = new FrameLoop(
-      setup.frames,
-      {
-        ready: () => this._recovery.readyForFrame(),
-        holdSteps: () =>
-          (this._host.backend?.pendingSteps ?? 0) > MAX_PENDING_STEPS || this._queue.holdingSteps,
-        frame: (steps, now) => this._frame(steps, now),
-      },
-      this.stats,
-      params.timeStep,
-    );
-    this._loop.setMaxFps(view.maxFps);
-    this._stepTimer = new StepTimer(this._journal, this._epoch, this._loop.pacer, this.stats, {
-      isCurrent: (b) => b === this._host.backend,
-      failed: (e) => this._emitError(e),
-      nowMs: () => setup.frames.now(),
-    });
+    const loop = this._anim.loop;
     this._recovery = new Recovery(
       { provider: setup.backends, options: setup },
       this._journal,
@@ -136,18 +104,17 @@ export class Flock extends EventTarget {
       {
         emit: (type, detail) => this._emit(type, detail),
         emitError: (e) => this._emitError(e),
-        fitCanvas: (limit) => this._fitCanvas(limit),
-        rungUp: () => this._loop.pacer.reset(),
-        recoveryEnded: () => this._loop.schedule(),
+        fitCanvas: (limit) => this._anim.fitCanvas(limit),
+        rungUp: () => loop.pacer.reset(),
+        recoveryEnded: () => loop.schedule(),
       },
     );
     this._host = this._recovery.host;
-    this._queue = new CommandQueue(this._recovery, this._journal, this._epoch, (e) => {
+    this._queue = new CommandQueue(this._recovery, j, this._epoch, (e) => {
       // A call failed (its undo ran: params are the backend's again): 'error' tells the caller.
-      this._loop.pacer.timeStep = this._journal.params.timeStep;
+      loop.pacer.timeStep = j.params.timeStep;
       this._emitError(e);
     });
-    this._ctx = this._queue.context;
   }
 
   /** @internal starts the backend (createFlock), then the page observers. */
@@ -157,7 +124,7 @@ export class Flock extends EventTarget {
     const p = this._pageInput.startParams(j.params, state !== null);
     if (p !== j.params) {
       j.ask(p);
-      this._camera = defaultCamera(p);
+      this._anim.camera = defaultCamera(p);
     }
     await this._recovery.start(choice, state ?? initialState(p), p);
     // The rung holds fewer boids than asked (the ladder capped params.count): under density or
@@ -168,20 +135,12 @@ export class Flock extends EventTarget {
       const q = this._pageInput.cappedStartParams(j.params, j.params.count);
       if (q !== j.params) {
         j.ask(q);
-        this._camera = defaultCamera(q);
+        this._anim.camera = defaultCamera(q);
         j.setState(b, initialState(q), q);
       }
     }
     this._pageInput.sync();
-    // Errors in the page's handlers the flock installs become 'error' events, never uncaught.
-    this._surface.watch({
-      idleChanged: (idle) => this._guarded(() => this._loop.setIdle(idle)),
-      resized: () =>
-        this._guarded(() => {
-          this._pageInput.resized();
-          if (!this._loop.running) this.render();
-        }),
-    });
+    this._anim.watchPage(() => this._pageInput.resized());
   }
 
   /**
@@ -206,10 +165,8 @@ export class Flock extends EventTarget {
   }
   /** A copy of the current view options (how the flock is drawn; `shape` the mesh drawn, never `auto`). */
   get view(): ViewOptions {
-    return {
-      ...this._view,
-      shape: resolvedShape(this._view.shape, this._journal.params.dimensions),
-    };
+    const v = this._anim.view;
+    return { ...v, shape: resolvedShape(v.shape, this._journal.params.dimensions) };
   }
   /**
    * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (and
@@ -220,7 +177,7 @@ export class Flock extends EventTarget {
   }
   /** True while the frame loop is on (it still idles while the page is hidden or the canvas off-screen). */
   get running(): boolean {
-    return this._loop.running;
+    return this._anim.loop.running;
   }
   /**
    * The largest count the current backend can hold; while a loss is recovered, the schema's
@@ -236,11 +193,11 @@ export class Flock extends EventTarget {
    *   not { target: 3 finite numbers, distance > 0, yaw, pitch finite, fovY in (0, pi) }.
    */
   get camera(): OrbitCamera {
-    return this._camera;
+    return this._anim.camera;
   }
   /** Moves the camera; checked at once (FlockError on `camera` or `camera.distance`, ...). */
   set camera(c: OrbitCamera) {
-    this._camera = checkCamera(c);
+    this._anim.camera = checkCamera(c);
   }
   /**
    * How the GPU backends draw: 'instanced' (one instance per boid) or 'vertex-id' (one draw of
@@ -292,10 +249,9 @@ export class Flock extends EventTarget {
     if (changed.length === 0) return Promise.resolve();
     const mode = reinit ? 'reinit' : respecies ? 'species' : 'keep';
     // A count the rung up now cannot hold throws here (the command's check at the call).
-    const done = this._queue.submit(calls.setParamsCommand(this._ctx, given, next, mode));
-    this._loop.pacer.timeStep = next.timeStep;
-    if (reinit) this._stepTimer.forgetStepCost();
-    if (reframe) this._camera = defaultCamera(next);
+    const done = this._queue.submit(calls.setParamsCommand(this._queue.context, given, next, mode));
+    this._anim.paramsAsked(next, reframe);
+    if (reinit) this._anim.stepTimer.forgetStepCost();
     return done;
   }
 
@@ -307,14 +263,9 @@ export class Flock extends EventTarget {
     this._checkNotDisposed();
     const given = definedEntries(partial, 'view') as Partial<ViewOptions>;
     // The default shape read back (a spread of flock.view) is not a choice: it still follows the dimensions.
-    if (given.shape === this.view.shape && this._view.shape === 'auto') delete given.shape;
-    const next = validateView(given, this._view);
-    this._view = next;
-    this._viewStatic = viewStatic(next);
-    this._loop.setMaxFps(next.maxFps);
+    if (given.shape === this.view.shape && this._anim.view.shape === 'auto') delete given.shape;
+    this._anim.setView(validateView(given, this._anim.view));
     this._pageInput.sync();
-    this._surface.showBackground(viewBackground(next));
-    if (!this._loop.running) this.render();
   }
 
   /**
@@ -339,7 +290,7 @@ export class Flock extends EventTarget {
     const p = this._journal.params;
     const max = this._recovery.upNow ? this._host.backend!.maxCount : MAX_COUNT;
     const s = validateState(state, p.dimensions, max, p.species);
-    if (s.count !== p.count) this._stepTimer.forgetStepCost();
+    if (s.count !== p.count) this._anim.stepTimer.forgetStepCost();
     return this._queue.submit(calls.setStateCommand(s, { ...p, count: s.count }));
   }
 
@@ -356,7 +307,9 @@ export class Flock extends EventTarget {
       return Promise.reject(new FlockError('n', n, `an integer from 0 to ${MAX_STEPS_PER_CALL}`));
     }
     const q = this._queue;
-    return q.submit(n === 0 ? calls.noopCommand('step') : calls.stepCommand(this._ctx, n));
+    return q.submit(
+      n === 0 ? calls.noopCommand('step') : calls.stepCommand(this._queue.context, n),
+    );
   }
 
   /**
@@ -364,7 +317,7 @@ export class Flock extends EventTarget {
    * @throws FlockError (as a rejection) on 'flock' when disposed meanwhile.
    */
   finish(): Promise<void> {
-    return this._queue.submit(calls.finishCommand(this._ctx));
+    return this._queue.submit(calls.finishCommand(this._queue.context));
   }
 
   /** Per-pass times of recent steps from the backend's GPU timers (ms per step; null where not measured). */
@@ -378,7 +331,7 @@ export class Flock extends EventTarget {
    * @throws FlockError (as a rejection) on 'flock' when disposed meanwhile.
    */
   readState(): Promise<FlockState> {
-    return this._queue.submit(calls.readStateCommand(this._ctx));
+    return this._queue.submit(calls.readStateCommand(this._queue.context));
   }
 
   /**
@@ -403,22 +356,12 @@ export class Flock extends EventTarget {
    * canvas has no size or the ray runs parallel to the plane.
    */
   pointerToWorld(clientX: number, clientY: number): Vec3 | null {
-    const c = this._surface.canvas;
-    const canvas = { rect: this._surface.clientRect(), width: c.width, height: c.height };
-    const p = this._journal.params;
-    return worldUnderPointer(clientX, clientY, canvas, this._camera, p, this._view.fit);
+    return this._anim.pointerToWorld(clientX, clientY);
   }
 
   /** Draws the current state now (the loop does this every frame while running). */
   render(): void {
-    const b = this._host.backend;
-    if (!b || this._epoch.disposed || this._recovery.recovering) return;
-    this._fitCanvas(b.maxCanvasSize ?? DEFAULT_MAX_CANVAS);
-    const c = this._surface.canvas;
-    const time = (b as { time?: number }).time ?? 0;
-    const p = this._journal.params;
-    b.render(frameView(c.width, c.height, this._camera, p, this._view, this._viewStatic, time));
-    this._surface.frameDrawn(this._viewStatic.background[3] >= 1);
+    this._anim.render();
   }
 
   /**
@@ -428,12 +371,12 @@ export class Flock extends EventTarget {
    * for before/after measurements in scripts/pacing.mjs).
    */
   get _pacing(): 'adaptive' | 'catch-up' {
-    return this._loop.pacer.adaptive ? 'adaptive' : 'catch-up';
+    return this._anim.loop.pacer.adaptive ? 'adaptive' : 'catch-up';
   }
   /** @internal see the getter */
   set _pacing(mode: 'adaptive' | 'catch-up') {
-    this._loop.pacer.adaptive = mode !== 'catch-up';
-    this._loop.pacer.reset();
+    this._anim.loop.pacer.adaptive = mode !== 'catch-up';
+    this._anim.loop.pacer.reset();
   }
 
   /**
@@ -441,50 +384,25 @@ export class Flock extends EventTarget {
    * budget allows (at least one, at most 4; see FramePacer and stats.timeScale), then draws.
    */
   start(): void {
-    this._loop.start();
+    this._anim.loop.start();
   }
 
   /** Stops the frame loop; the state stays. */
   stop(): void {
-    this._loop.stop();
+    this._anim.loop.stop();
   }
 
   /** @internal whether the loop is idling (hidden page or off-screen canvas). */
   get _idle(): boolean {
     return this._surface.idle;
   }
-
   /** @internal the backend in use (null between rungs): scripts and browser tests reach it. */
   get _backend(): Backend | null {
     return this._host.backend;
   }
-
   /** @internal true while a CPU-clock timing read of the frame loop is in flight. */
   get _timingBusy(): boolean {
-    return this._stepTimer.reading;
-  }
-
-  // ---- the parts' hooks --------------------------------------------------------------------
-
-  /** One frame of the loop: `steps` fixed steps, a draw, and now and then a snapshot. */
-  private _frame(steps: number, now: number): void {
-    const b = this._host.backend!;
-    try {
-      if (steps > 0) this._stepTimer.step(b, steps, now);
-      this.render();
-    } catch (e) {
-      if (b === this._host.backend && !b.isLost?.()) this._emitError(e);
-    }
-    this._recovery.refreshSnapshot(b, now);
-  }
-
-  /** Runs `f` from a page event handler: what it throws becomes an 'error' event. */
-  private _guarded(f: () => void): void {
-    try {
-      f();
-    } catch (e) {
-      this._emitError(e);
-    }
+    return this._anim.stepTimer.reading;
   }
 
   /**
@@ -494,13 +412,7 @@ export class Flock extends EventTarget {
    */
   _warmUp(): Promise<WarmupResult> {
     const keepGoing = () => !this._epoch.disposed;
-    return warmUp(this, this._view.warmup, () => this._frameSource.now(), keepGoing);
-  }
-
-  /** Sizes the drawing buffer to at most `limit` pixels per side; stats.notes says when clamped. */
-  private _fitCanvas(limit: number): void {
-    const note = this._surface.fitDrawingBuffer(limit, this._view.resolutionScale);
-    if (note) this.stats.notes.push(note);
+    return warmUp(this, this._anim.view.warmup, this._anim.now, keepGoing);
   }
 
   private _emit(type: string, detail: unknown): void {
@@ -528,10 +440,9 @@ export class Flock extends EventTarget {
   dispose(): void {
     if (this._epoch.disposed) return;
     this._pageInput.dispose(true);
-    this._loop.dispose();
+    this._anim.loop.dispose();
     this._epoch.dispose();
-    this._recovery.dispose();
-    this._host.dispose();
+    this._recovery.dispose(); // and the host: every backend
     this._journal.clear();
     this._surface.dispose();
   }
