@@ -13,6 +13,10 @@
 //   dist/types/**.d.ts                        declarations (only those the entries reach)
 //   dist/types/element/{react,vue,svelte}.d.ts <gpu-flock> in each framework's checker (types
 //                                             only: gpu-flock/react, gpu-flock/vue, ...)
+//   custom-elements.json                      the Custom Elements Manifest (custom-elements.mjs), at
+//                                             the package root as tools expect; generated
+//   dist/THIRD-PARTY-NOTICES.md               licences of the bundled third-party code (the
+//                                             single files carry theirs in a /*! banner)
 // Shaders stay files (glsl/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
 // import.meta.glob into string constants, minified by shader-squeeze.mjs (comments, indentation
 // and spaces out, every line kept where it was, so compile errors still name the file and line),
@@ -31,6 +35,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { build } from 'vite';
+import { writeCustomElementsManifest } from './custom-elements.mjs';
 import { squeezeShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,6 +105,7 @@ const common = {
 async function buildModules() {
   await build({
     ...common,
+    plugins: [...common.plugins, bundledPackagesPlugin()],
     build: {
       outDir: dist,
       emptyOutDir: true,
@@ -119,9 +125,42 @@ async function buildModules() {
   });
 }
 
+/**
+ * The third-party packages bundled into each output file (package names by file name): their
+ * licence texts go into dist/THIRD-PARTY-NOTICES.md and into the banner of each single file.
+ */
+const bundled = new Map();
+function bundledPackagesPlugin() {
+  return {
+    name: 'gpu-flock-bundled-packages',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const names = new Set();
+        for (const id of Object.keys(chunk.modules)) {
+          const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id);
+          if (m) names.add(m[1].replace('\\', '/'));
+        }
+        bundled.set(chunk.fileName, names);
+      }
+    },
+  };
+}
+
+/** A bundled package's licence notice: name, version, licence and the text of its licence file. */
+function notice(name) {
+  const dir = join(root, 'node_modules', name);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e(\.|$)/i.test(f));
+  if (!file) throw new Error(`${name} has no licence file to ship`);
+  const text = readFileSync(join(dir, file), 'utf8').trim();
+  return { title: `${name} ${pkg.version} (${pkg.license})`, text };
+}
+
 async function buildSingleFile(entry, fileName) {
   await build({
     ...common,
+    plugins: [...common.plugins, bundledPackagesPlugin()],
     build: {
       outDir: dist,
       emptyOutDir: false,
@@ -145,7 +184,8 @@ function fixDeclarations(typesDir) {
     }
   };
   walk(typesDir);
-  const spec = /((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*)(['"])/g;
+  // Relative specifiers, `..` and `.` alone included (tsc writes `import("..").FlockParams`).
+  const spec = /((?:from|import)\s*\(?\s*['"])(\.{1,2}(?:\/[^'"]*)?)(['"])/g;
   const edges = new Map();
   for (const f of files) {
     const deps = [];
@@ -214,7 +254,11 @@ function fixDeclarations(typesDir) {
   }
 }
 
-/** Vite's library mode keeps whitespace in ES output (for pure annotations): squeeze the single files. */
+/**
+ * Vite's library mode keeps whitespace in ES output (for pure annotations): squeeze the single
+ * files. Each starts with the licence notices of the third-party code bundled into it (a `/*!`
+ * comment, which minifiers keep), so a copy of the one file carries them.
+ */
 async function minifyFile(fileName) {
   const file = join(dist, fileName);
   const out = await transform(readFileSync(file, 'utf8'), {
@@ -223,7 +267,28 @@ async function minifyFile(fileName) {
     target: 'es2022',
     legalComments: 'none',
   });
-  writeFileSync(file, out.code);
+  const names = [...(bundled.get(fileName) ?? [])].sort();
+  const banner = names.length
+    ? `/*! gpu-flock (MIT). Bundled third-party code and its licence notices:\n${names
+        .map((n) => notice(n))
+        .map(({ title, text }) => `\n${title}\n\n${text.replaceAll('*/', '* /')}\n`)
+        .join('')}*/\n`
+    : '';
+  writeFileSync(file, banner + out.code);
+}
+
+/** dist/THIRD-PARTY-NOTICES.md: every third-party package bundled into any file of dist/. */
+function writeNotices() {
+  const names = new Set(['gl-matrix']); // imported by dist/index.js, bundled into the single files
+  for (const set of bundled.values()) for (const n of set) names.add(n);
+  const parts = [...names].sort().map((n) => {
+    const { title, text } = notice(n);
+    return `## ${title}\n\n\`\`\`text\n${text}\n\`\`\`\n`;
+  });
+  writeFileSync(
+    join(dist, 'THIRD-PARTY-NOTICES.md'),
+    `# Third-party notices\n\nThird-party code bundled into the files of \`dist/\` (the package itself is MIT, see LICENSE).\n\n${parts.join('\n')}`,
+  );
 }
 
 await buildModules();
@@ -240,4 +305,17 @@ for (const f of FRAMEWORK_DECLARATIONS) {
   copyFileSync(join(root, 'src/element', f), join(dist, 'types/element', f));
 }
 fixDeclarations(join(dist, 'types'));
+// Declarations of the two single files (their export paths: gpu-flock/gpu-flock.element.js, ...).
+writeFileSync(
+  join(dist, 'gpu-flock.element.d.ts'),
+  `// ${ELEMENT_FILE}: defines <gpu-flock> when loaded; exports what a page script may use beside it.\n` +
+    `export { GpuFlockElement, defineGpuFlockElement } from './types/element/index.js';\n` +
+    `export { createFlock, FlockError } from './types/index.js';\n`,
+);
+writeFileSync(
+  join(dist, 'gpu-flock.cpu-worker.d.ts'),
+  `// ${WORKER_FILE}: the cpu backend's worker script; it exports nothing.\nexport {};\n`,
+);
+await writeCustomElementsManifest(dist, root);
+writeNotices();
 console.log('dist/ written');

@@ -194,7 +194,7 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
       );
   });
 
-  test('the tarball holds dist, README, LICENSE and CHANGELOG only, no bundler-only code; gl-matrix is its dependency; the element is one file', () => {
+  test('the tarball holds dist, README, LICENSE, CHANGELOG and custom-elements.json only, no bundler-only code; gl-matrix is its dependency; the element is one file', () => {
     const pack = join(root, '.pack');
     const tgz = readdirSync(pack).find((f) => f.endsWith('.tgz'))!;
     const list = execFileSync('tar', ['tzf', join(pack, tgz)], { encoding: 'utf8' })
@@ -202,7 +202,12 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
     expect(
-      list.filter((f) => !/^(dist\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(f)),
+      list.filter(
+        (f) =>
+          !/^(dist\/|README\.md$|LICENSE$|CHANGELOG\.md$|custom-elements\.json$|package\.json$)/.test(
+            f,
+          ),
+      ),
     ).toEqual([]);
     for (const f of ['dist/index.js', 'dist/element.js', 'dist/gpu-flock.element.js']) {
       expect(list).toContain(f);
