@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 // Vite serves the demo (index.html) and the benchmark page; Vitest runs two projects:
 // `unit` in Node and `browser` in headless Chromium (system binary, SwiftShader GPU).
+// (and node-gpu, e2e and webkit: see docs/testing.md)
 import { defineConfig, type Plugin } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, findChromium } from './scripts/chromium.mjs';
@@ -80,6 +81,17 @@ export default defineConfig({
           testTimeout: 240_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // WebKit through WebKitGTK's WebDriver under Xvfb (tests/webkit/webkit.test.ts).
+          name: 'webkit',
+          include: ['tests/webkit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
         },
       },
       {

@@ -8,52 +8,27 @@
 // the parity tests of webgl2, webgl2-tf and cpu (1 and 10 steps against the CPU reference), the
 // forced-fallback tests, and the demo, which must draw a non-blank flock that moves.
 // On a machine without firefox-esr or Xvfb the suite is skipped, except under CI, where it fails.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { grabDemoCanvas } from '../support/demo-grab';
-import { PREBUNDLED_DEPS } from '../../scripts/prebundle.mjs';
+import {
+  expectAllPassed as expectAllPassedIn,
+  startShimServer,
+  type CaseResult,
+} from '../support/shim-server';
+import { startXvfb, XVFB } from '../support/xvfb';
 
-const root = join(import.meta.dirname, '../..');
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-const XVFB = '/usr/bin/Xvfb';
 const available = existsSync(FIREFOX) && existsSync(XVFB);
 if (!available && process.env.CI) {
   throw new Error(
     `Firefox ESR tests need ${FIREFOX} and ${XVFB} (apt-get install firefox-esr xvfb xauth)`,
   );
-}
-
-interface CaseResult {
-  name: string;
-  status: 'passed' | 'failed' | 'skipped';
-  ms: number;
-  error?: string;
-}
-
-/** Starts Xvfb on a free display (it writes the number to fd 3 when ready). */
-function startXvfb(): Promise<{ proc: ChildProcess; display: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      XVFB,
-      ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
-      {
-        stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-      },
-    );
-    let err = '';
-    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    proc.once('exit', (code) => reject(new Error(`Xvfb exited (${code}): ${err}`)));
-    let out = '';
-    (proc.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve({ proc, display: `:${out.trim()}` });
-    });
-  });
 }
 
 /**
@@ -102,13 +77,8 @@ async function runInFirefox(file: string, grep = '.*'): Promise<CaseResult[]> {
 }
 
 /** Every selected test ran and passed; the failures' messages otherwise. */
-function expectAllPassed(results: CaseResult[], atLeast: number): void {
-  const failed = results.filter((r) => r.status !== 'passed');
-  const report = failed.map((r) => `${r.name}: ${r.status}\n${r.error ?? ''}`).join('\n\n');
-  expect(failed, report).toEqual([]);
-  expect(results.length).toBeGreaterThanOrEqual(atLeast);
-  console.log(results.map((r) => `  firefox ✓ ${r.name} (${r.ms.toFixed(0)} ms)`).join('\n'));
-}
+const expectAllPassed = (results: CaseResult[], atLeast: number) =>
+  expectAllPassedIn('firefox', results, atLeast);
 
 /** One grab of the demo's canvas (tests/support/demo-grab.ts). */
 const grab = (page: Page) => page.evaluate(grabDemoCanvas);
@@ -117,20 +87,7 @@ describe.skipIf(!available)('Firefox ESR (WebGL2 rungs)', () => {
   beforeAll(async () => {
     const x = await startXvfb();
     xvfb = x.proc;
-    server = await createServer({
-      root,
-      logLevel: 'error',
-      cacheDir: join(tmpdir(), 'gpu-flock-firefox-vite'),
-      resolve: { alias: { vitest: join(root, 'tests/firefox/vitest-shim.ts') } },
-      optimizeDeps: {
-        include: [...PREBUNDLED_DEPS, 'chai', '@vitest/expect'],
-        entries: ['index.html', 'tests/firefox/page.html'],
-      },
-      server: { host: '127.0.0.1', port: 0, hmr: false },
-    });
-    await server.listen();
-    const addr = server.httpServer!.address();
-    baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    ({ server, baseUrl } = await startShimServer('firefox'));
     browser = await puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX,

@@ -15,6 +15,9 @@ const MIME: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** Where serveStatic takes CSP violation reports (`report-uri /__csp-report`) when asked to. */
+export const CSP_REPORT_PATH = '/__csp-report';
+
 export interface StaticServer {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   url: string;
@@ -27,17 +30,32 @@ export interface StaticServer {
  * load built pages the way a user's server would. Every answer (403 and 404 too) carries `csp`
  * as its Content-Security-Policy, and `cache-control: no-store`. A path outside `dir` is 403. A
  * folder serves its index.html and a missing file is 404; with `spa`, a folder or a missing file
- * serves `dir`/index.html instead (a single-page app's build, such as Vite's).
+ * serves `dir`/index.html instead (a single-page app's build, such as Vite's). With `onReport`,
+ * a POST to {@link CSP_REPORT_PATH} (name it in the policy's `report-uri`) hands its body, the
+ * browser's JSON violation report, to `onReport` and answers 204.
  */
 export function serveStatic(
   dir: string,
-  { csp = STRICT_CSP, spa = false }: { csp?: string; spa?: boolean } = {},
+  {
+    csp = STRICT_CSP,
+    spa = false,
+    onReport,
+  }: { csp?: string; spa?: boolean; onReport?: (report: string) => void } = {},
 ): Promise<StaticServer> {
   const root = resolve(dir);
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = normalize(join(root, path));
     const headers = { 'content-security-policy': csp, 'cache-control': 'no-store' };
+    if (onReport && req.method === 'POST' && path === CSP_REPORT_PATH) {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        onReport(body);
+        res.writeHead(204, headers).end();
+      });
+      return;
+    }
     if (!file.startsWith(root + sep) && file !== root) {
       res.writeHead(403, headers).end();
       return;
