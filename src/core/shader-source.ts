@@ -12,7 +12,25 @@ export interface ShaderSource {
   lines: { file: string; line: number }[];
 }
 
-/** Thrown for a shader that fails to compile or link; `message` holds mapped file:line entries. */
+/** One compiler message of a shader, at the file and line the developer edits. */
+export interface ShaderMessage {
+  /** The original file (an included chunk's own name), or the compiled shader's file where the message names no line. */
+  readonly file: string;
+  /** 1-based line in `file`, or null where the compiler named none (or `<defines>`: 0). */
+  readonly line: number | null;
+  /** 1-based column (WGSL compilers give one), or null. */
+  readonly column: number | null;
+  /** 'error', 'warning' or 'info' (GLSL logs: from their ERROR: / WARNING: prefix). */
+  readonly type: 'error' | 'warning' | 'info';
+  /** The compiler's text, without its location prefix. */
+  readonly text: string;
+}
+
+/**
+ * Thrown for a shader that fails to compile or link. `message` holds the whole mapped log;
+ * `file` and `line` are those of the first error; `messages` holds every compiler message (errors
+ * and warnings alike, in the compiler's order), each at its original file and line.
+ */
 export class ShaderError extends Error {
   constructor(
     message: string,
@@ -20,6 +38,8 @@ export class ShaderError extends Error {
     readonly file: string,
     /** Its 1-based line, or null when the driver named none. */
     readonly line: number | null,
+    /** Every compiler message, mapped (empty where there was no compiler log, e.g. a lost context). */
+    readonly messages: readonly ShaderMessage[] = [],
   ) {
     super(message);
     this.name = 'ShaderError';
@@ -68,47 +88,87 @@ export function resolveShader(
   return { file, code: out.join('\n'), lines };
 }
 
+/** A GLSL log line: `ERROR: 0:12: text` (ANGLE and most drivers; the 0 is the source string). */
+const GLSL_LOG_LINE = /^\s*(ERROR|WARNING|INFO)?:?\s*\d+:(\d+):\s?(.*)$/i;
+/** A GLSL log's closing count ("ERROR: 2 compilation errors.  No code generated."), not a message. */
+const GLSL_LOG_SUMMARY = /^\s*(ERROR|WARNING):\s*\d+ compilation errors?\./i;
+
+/** The location of output line `n` (1-based) of `src`, or null outside it. */
+function locate(src: ShaderSource, n: number): { file: string; line: number } | null {
+  return src.lines[n - 1] ?? null;
+}
+
 /**
  * Rewrites a compiler log so every `0:LINE` (GLSL, as ANGLE and most drivers print it) or
  * `:LINE:COL` (WGSL, Tint/Naga messages) reference names the original file and line.
- * Returns the mapped log and the first mapped location.
+ * Returns the mapped log, the first mapped location, and every message of the log (one a
+ * non-empty line, the closing error count left out), each at its original file and line.
  */
 export function mapShaderLog(
   log: string,
   src: ShaderSource,
-): { text: string; first: { file: string; line: number } | null } {
+): {
+  text: string;
+  first: { file: string; line: number } | null;
+  messages: ShaderMessage[];
+} {
   let first: { file: string; line: number } | null = null;
-  const at = (n: number) => {
-    const loc = src.lines[n - 1];
-    if (!loc) return null;
-    first ??= loc;
-    return loc;
-  };
-  const text = log
-    .split('\n')
+  const messages: ShaderMessage[] = [];
+  const lines = log.split('\n');
+  const text = lines
     .map((l) =>
       l.replace(/\b\d+:(\d+):/, (whole, n: string) => {
-        const loc = at(Number(n));
-        return loc ? `${loc.file}:${loc.line}:` : whole;
+        const loc = locate(src, Number(n));
+        if (!loc) return whole;
+        first ??= loc;
+        return `${loc.file}:${loc.line}:`;
       }),
     )
     .join('\n');
-  return { text, first };
+  for (const l of lines) {
+    if (!l.trim() || GLSL_LOG_SUMMARY.test(l)) continue;
+    const m = GLSL_LOG_LINE.exec(l);
+    const type = (m?.[1] ?? (/^\s*warning/i.test(l) ? 'warning' : 'error')).toLowerCase();
+    const loc = m ? locate(src, Number(m[2])) : null;
+    messages.push({
+      file: loc?.file ?? src.file,
+      line: loc?.line ?? null,
+      column: null,
+      type: type as ShaderMessage['type'],
+      text: (m ? m[3]! : l).trim(),
+    });
+  }
+  return { text, first, messages };
 }
 
-/** The WGSL compilation messages of a module, mapped to original files, as one text. */
+/** The WGSL compilation messages of a module, mapped to original files, as one text and one by one. */
 export function mapWgslMessages(
-  messages: readonly { type: string; lineNum: number; linePos: number; message: string }[],
+  compiled: readonly { type: string; lineNum: number; linePos: number; message: string }[],
   src: ShaderSource,
-): { text: string; first: { file: string; line: number } | null } {
+): {
+  text: string;
+  first: { file: string; line: number } | null;
+  messages: ShaderMessage[];
+} {
   let first: { file: string; line: number } | null = null;
-  const text = messages
-    .map((m) => {
-      const loc = src.lines[m.lineNum - 1];
-      if (loc && m.type === 'error') first ??= loc;
-      const where = loc ? `${loc.file}:${loc.line}:${m.linePos}` : `${src.file}:?`;
+  const messages = compiled.map((m): ShaderMessage => {
+    const loc = locate(src, m.lineNum);
+    if (loc && m.type === 'error') first ??= loc;
+    const type = m.type === 'warning' || m.type === 'info' ? m.type : 'error';
+    return {
+      file: loc?.file ?? src.file,
+      line: loc?.line ?? null,
+      column: loc ? m.linePos : null,
+      type,
+      text: m.message,
+    };
+  });
+  const text = compiled
+    .map((m, i) => {
+      const { file, line, column } = messages[i]!;
+      const where = line !== null ? `${file}:${line}:${column}` : `${src.file}:?`;
       return `${where}: ${m.type}: ${m.message}`;
     })
     .join('\n');
-  return { text, first };
+  return { text, first, messages };
 }

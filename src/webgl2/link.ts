@@ -29,13 +29,14 @@ function throwCompileError(
   files: Readonly<Record<string, string>>,
 ): never {
   const log = gl.getShaderInfoLog(shader) ?? '';
-  const { text, first } = mapShaderLog(log, src);
+  const { text, first, messages } = mapShaderLog(log, src);
   const where = first ? `${first.file}:${first.line}` : src.file;
   const shown = first ? `\n${excerpt(files, first.file, first.line)}` : '';
   throw new ShaderError(
     `GLSL compile error in ${where} (shader ${src.file}):\n${text.trim()}${shown}`,
     first?.file ?? src.file,
     first?.line ?? null,
+    messages,
   );
 }
 

@@ -89,11 +89,12 @@ async function compileChecked(
   const scoped = await device.popErrorScope();
   const errors = info.messages.filter((m) => m.type === 'error');
   if (errors.length > 0 || scoped) {
-    const { text, first } = mapWgslMessages(info.messages, src);
+    const { text, first, messages } = mapWgslMessages(info.messages, src);
     throw new ShaderError(
       `WGSL compile error in ${file}:\n${text || scoped?.message || 'unknown error'}`,
       first?.file ?? file,
       first?.line ?? null,
+      messages,
     );
   }
   return module;

@@ -66,6 +66,38 @@ describe('shader errors', () => {
     expect(se.message).toContain('undefinedThing');
   });
 
+  test('every compiler error is kept, each at its own file:line (a chunk and the shader)', () => {
+    const files = {
+      ...GLSL_FILES,
+      'two-bad.glsl': ['// a chunk', 'float helper() {', '  return missingOne;', '}'].join('\n'),
+      'two-errors.frag.glsl': [
+        '#version 300 es',
+        'precision highp float;',
+        '#include "two-bad.glsl"',
+        'out vec4 outColor;',
+        'void main() {',
+        '  outColor = vec4(helper() + missingTwo);',
+        '}',
+      ].join('\n'),
+    };
+    let err: unknown;
+    try {
+      createProgram(context(), 'fullscreen.vert.glsl', 'two-errors.frag.glsl', {}, files);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ShaderError);
+    const se = err as ShaderError;
+    expect([se.file, se.line]).toEqual(['two-bad.glsl', 3]);
+    const errors = se.messages.filter((m) => m.type === 'error');
+    expect(errors.map((m) => `${m.file}:${m.line}`)).toEqual([
+      'two-bad.glsl:3',
+      'two-errors.frag.glsl:6',
+    ]);
+    expect(errors[0]!.text).toContain('missingOne');
+    expect(errors[1]!.text).toContain('missingTwo');
+  });
+
   test('an error in an included chunk names the chunk and its line, with defines inserted', () => {
     const files = {
       ...GLSL_FILES,
