@@ -9,6 +9,8 @@ import { boidSizeFor, defaultCamera, viewProjection } from '../../src/core/rende
 import { initialState } from '../../src/core/state';
 import { createWebGPUBackend, type WebGPUBackendInit } from '../../src/webgpu/webgpu-backend';
 import { checkTolerance, parityParams } from '../support/compare';
+import { expectMovedAndBlue, grabFrame as grab, type Frame } from '../support/frames';
+import { useGpuErrorScopes } from '../support/gpu-error-scopes';
 
 const W = 320;
 const H = 240;
@@ -29,24 +31,9 @@ function viewFor(params: FlockParams): RenderView {
   };
 }
 
-/** The canvas's pixels through a 2D canvas, and how many differ from the background. */
-function grab(canvas: HTMLCanvasElement): { lit: number; data: Uint8ClampedArray } {
-  const c2 = document.createElement('canvas');
-  c2.width = W;
-  c2.height = H;
-  const ctx = c2.getContext('2d')!;
-  ctx.drawImage(canvas, 0, 0);
-  const data = ctx.getImageData(0, 0, W, H).data;
-  let lit = 0;
-  // Background rgb(0.02, 0.03, 0.06) = (5, 8, 15).
-  for (let i = 0; i < data.length; i += 4) {
-    if (Math.abs(data[i]! - 5) + Math.abs(data[i + 1]! - 8) + Math.abs(data[i + 2]! - 15) > 24)
-      lit++;
-  }
-  return { lit, data };
-}
-
 describe('createWebGPUBackend', () => {
+  useGpuErrorScopes();
+
   test('steps match the CPU reference after 1 and 10 steps (bounce and wrap)', async () => {
     for (const boundary of ['bounce', 'wrap'] as const) {
       const params = parityParams({ boundary });
@@ -90,7 +77,7 @@ describe('createWebGPUBackend', () => {
       const view = viewFor(params);
       const modes = b.drawModes;
       expect(modes).toContain('instanced');
-      const frames: { lit: number; data: Uint8ClampedArray }[] = [];
+      const frames: Frame[] = [];
       for (const mode of modes) {
         b.drawMode = mode;
         b.render(view);
@@ -112,18 +99,7 @@ describe('createWebGPUBackend', () => {
       b.drawMode = 'instanced';
       b.render(view);
       await b.device.queue.onSubmittedWorkDone();
-      const c = grab(init.canvas);
-      expect(c.lit).toBeGreaterThan(500);
-      let changed = 0;
-      for (let i = 0; i < a.data.length; i += 4) if (a.data[i] !== c.data[i]) changed++;
-      expect(changed).toBeGreaterThan(200);
-      // The speed ramp (steel blue .. warm white): distinctly blue boids, not only grey ones.
-      let blue = 0;
-      for (let i = 0; i < c.data.length; i += 4) {
-        const [r, bl] = [c.data[i]!, c.data[i + 2]!];
-        if (bl > r + 40) blue++;
-      }
-      expect(blue).toBeGreaterThan(200);
+      expectMovedAndBlue(a, grab(init.canvas));
       b.dispose();
     });
   }

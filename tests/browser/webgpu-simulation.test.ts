@@ -12,6 +12,7 @@ import {
   expectShaderErrorLocation,
   expectSortedKeys,
 } from '../node-gpu/simulation-cases';
+import { useGpuErrorScopes } from '../support/gpu-error-scopes';
 
 let device: GPUDevice;
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => device?.destroy());
+
+useGpuErrorScopes(() => [device]);
 
 describe('WebGPU simulation in Chromium', () => {
   for (const boundary of ['bounce', 'wrap'] as const) {

@@ -16,6 +16,7 @@ import {
   expectSortedKeys,
   latticeState,
 } from './simulation-cases';
+import { useGpuErrorScopes } from '../support/gpu-error-scopes';
 
 let dawn: DawnDevice | null = null;
 
@@ -28,6 +29,8 @@ beforeAll(async () => {
 afterAll(() => {
   dawn?.close();
 });
+
+useGpuErrorScopes(() => [dawn?.device]);
 
 /** A test that needs the device: skipped at run time (with the reason printed once) without one. */
 function gpuTest(name: string, body: (device: GPUDevice) => Promise<void>): void {

@@ -10,6 +10,7 @@ import { SIM_UNIFORMS, STEP_UNIFORMS, TERMS, simParamsWgsl } from '../../src/cor
 import type { DawnDevice } from '../../src/webgpu/node-dawn';
 import { parityParams } from '../support/compare';
 import { deviceOrSkip } from './dawn';
+import { useGpuErrorScopes } from '../support/gpu-error-scopes';
 
 /** Size and alignment by hand from std140 (GLSL ES 3.00 2.12.6.4) and WGSL's uniform rules. */
 const RULES: Record<string, { size: number; align: number }> = {
@@ -127,6 +128,7 @@ describe('uniform layouts on the GPU', () => {
     dawn = await deviceOrSkip();
   });
   afterAll(() => dawn?.close());
+  useGpuErrorScopes(() => [dawn?.device]);
 
   test('a shader reading SimParams sees every value the host packed', async (ctx) => {
     if (!dawn) return ctx.skip();
