@@ -262,6 +262,7 @@ export function drawFlockCanvas2D(
     draw.fillStyle = s;
     style.current = s;
   };
+  const pen: BoidPen = { ctx: draw, pr, scene, look, scratch, use, params, eye: basis.eye };
   draw.beginPath();
   for (let k = 0; k < drawn; k++) {
     const j = ord[k]!;
@@ -271,53 +272,30 @@ export function drawFlockCanvas2D(
       drawObstacle(draw as CanvasRenderingContext2D, spheres[nextSphere++]!, dims);
       draw.beginPath();
     }
-    if (j < n) {
-      const vx = V[4 * j]!,
-        vy = V[4 * j + 1]!,
-        vz = V[4 * j + 2]!;
-      const c = boidColor(colors, vx, vy, vz, P[4 * j + 3]!, V[4 * j + 3]!);
-      drawBoid(
-        draw,
-        pr,
-        scene,
-        look,
-        scratch,
-        use,
-        params,
-        j,
-        P[4 * j]!,
-        P[4 * j + 1]!,
-        P[4 * j + 2]!,
-        vx,
-        vy,
-        vz,
-        view.boidSize,
-        c,
-        basis.eye,
-      );
-    } else {
-      const o = 8 * (j - n);
-      const s = params.maxSpeed;
-      drawBoid(
-        draw,
-        pr,
-        scene,
-        look,
-        scratch,
-        use,
-        params,
-        j - n,
-        S[o]!,
-        S[o + 1]!,
-        S[o + 2]!,
-        S[o + 4]! * s,
-        S[o + 5]! * s,
-        S[o + 6]! * s,
-        scene.predatorSize,
-        SCENE_COLORS.predator,
-        basis.eye,
-      );
-    }
+    // Boids are j < n (state rows of 4 floats); predators after them (scene rows of 8: position,
+    // then the velocity divided by maxSpeed).
+    const boid = j < n;
+    const id = boid ? j : j - n;
+    const at = boid ? 4 * id : 8 * id;
+    const pos = boid ? P : S;
+    const vel = boid ? V : S;
+    const va = boid ? at : at + 4;
+    const vs = boid ? 1 : params.maxSpeed;
+    const vx = vel[va]! * vs,
+      vy = vel[va + 1]! * vs,
+      vz = vel[va + 2]! * vs;
+    drawBoid(
+      pen,
+      id,
+      pos[at]!,
+      pos[at + 1]!,
+      pos[at + 2]!,
+      vx,
+      vy,
+      vz,
+      boid ? view.boidSize : scene.predatorSize,
+      boid ? boidColor(colors, vx, vy, vz, P[at + 3]!, V[at + 3]!) : SCENE_COLORS.predator,
+    );
   }
   flush();
   while (nextSphere < spheres.length)
@@ -383,19 +361,27 @@ function drawBounds(
   ctx.stroke();
 }
 
+/** What every boid of one frame is drawn with (see drawBoid). */
+interface BoidPen {
+  ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+  pr: Projector;
+  scene: RenderScene;
+  look: LookFrame;
+  scratch: Canvas2DScratch;
+  /** Sets the fill style, filling the path so far when it changes. */
+  use: (style: string) => void;
+  params: Pick<FlockParams, 'minSpeed' | 'maxSpeed'>;
+  /** The camera's position (world units). */
+  eye: readonly number[];
+}
+
 /**
  * One boid (or predator) of colour `base`: its mesh's triangles, animated, lit and fogged per
  * face (look.glsl's boidLook on the CPU), or a dot when it is the `dot` shape or shorter on screen
  * than lodPixels. Adds to the current path while the fill style stays the same (`use`).
  */
 function drawBoid(
-  ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D,
-  pr: Projector,
-  scene: RenderScene,
-  look: LookFrame,
-  scratch: Canvas2DScratch,
-  use: (style: string) => void,
-  params: Pick<FlockParams, 'minSpeed' | 'maxSpeed'>,
+  pen: BoidPen,
   id: number,
   px: number,
   py: number,
@@ -405,8 +391,8 @@ function drawBoid(
   vz: number,
   L: number,
   base: readonly number[],
-  eye: readonly number[],
 ): void {
+  const { ctx, pr, scene, look, scratch, use, params, eye } = pen;
   const dims = scene.dimensions;
   const cw = pr.w(px, py, pz);
   const lengthPx = (L * look.pxPerUnit) / cw;
