@@ -39,6 +39,7 @@ export type { FlockState } from './core/state';
 export { referenceStep, referenceSteps, neighborCounts } from './core/reference';
 export { defaultCamera, type OrbitCamera } from './core/render-math';
 export { ShaderError } from './core/shader-source';
+export type { ShaderMessage } from './core/shader-source';
 export {
   PRESETS,
   PRESET_NAMES,
