@@ -260,6 +260,29 @@ export function readStateCommand(ctx: CommandContext): Command<FlockState> {
   };
 }
 
+/**
+ * _snapshotNow(): the state after every earlier call becomes the journal's snapshot (a loss
+ * after it replays nothing). Resolves with the steps the log held before (what a loss would have
+ * replayed).
+ */
+export function snapshotNowCommand(ctx: CommandContext): Command<number> {
+  return {
+    name: '_snapshotNow',
+    reported: false,
+    check: nothing,
+    apply: (b, journal) =>
+      ctx.readSettled(b, (x) => {
+        const mark = journal.markBeforeRead(x);
+        const held = journal.loggedSteps;
+        return x.readState().then((s) => {
+          journal.adoptAsSnapshot(cloneState(s), mark);
+          return held;
+        });
+      }),
+    undo: nothing,
+  };
+}
+
 /** A call with nothing to give the backend (step(0)): it settles in queue order. */
 export function noopCommand(name: string): Command {
   return { name, reported: false, check: nothing, apply: nothing, undo: nothing };

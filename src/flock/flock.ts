@@ -22,7 +22,7 @@ import { NO_PASS_TIMES } from '../backend';
 import { FlockError } from '../core/errors';
 import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/params';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
-import { initialState, validateState, type FlockState } from '../core/state';
+import { validateState, type FlockState } from '../core/state';
 import { resolvedShape, validateView, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup';
 import { Animation } from './animation';
@@ -117,28 +117,16 @@ export class Flock extends EventTarget {
     });
   }
 
-  /** @internal starts the backend (createFlock), then the page observers. */
+  /** @internal starts the backend (createFlock) under view.density / autoBounds, then the page observers. */
   async _startBackend(choice: BackendChoice, state: FlockState | null): Promise<void> {
-    // view.density's count, view.autoBounds' box: the seed's initial state is made in them.
-    const j = this._journal;
-    const p = this._pageInput.startParams(j.params, state !== null);
-    if (p !== j.params) {
-      j.ask(p);
+    const asked = (p: FlockParams) => {
+      this._journal.ask(p);
       this._anim.camera = defaultCamera(p);
-    }
-    await this._recovery.start(choice, state ?? initialState(p), p);
-    // The rung holds fewer boids than asked (the ladder capped params.count): under density or
-    // autoBounds the box follows the count run, and the seed's state is made in it again (before
-    // the warm-up and the first frame, so no frame shows the few boids in the box of the many).
-    const b = this._host.backend;
-    if (state === null && b && j.params.count !== p.count) {
-      const q = this._pageInput.cappedStartParams(j.params, j.params.count);
-      if (q !== j.params) {
-        j.ask(q);
-        this._anim.camera = defaultCamera(q);
-        j.setState(b, initialState(q), q);
-      }
-    }
+    };
+    await this._pageInput.start(this._journal, state, asked, async (s, p) => {
+      await this._recovery.start(choice, s, p);
+      return this._host.backend;
+    });
     this._pageInput.sync();
     this._anim.watchPage(() => this._pageInput.resized());
   }
@@ -332,6 +320,14 @@ export class Flock extends EventTarget {
    */
   readState(): Promise<FlockState> {
     return this._queue.submit(calls.readStateCommand(this._queue.context));
+  }
+
+  /**
+   * @internal the state after every earlier call becomes the recovery snapshot now (a loss after
+   * it replays nothing). @returns the steps the replay log held before.
+   */
+  _snapshotNow(): Promise<number> {
+    return this._queue.submit(calls.snapshotNowCommand(this._queue.context));
   }
 
   /**

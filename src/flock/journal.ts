@@ -109,6 +109,11 @@ export class Journal {
     return this._log.length;
   }
 
+  /** Steps logged since the snapshot: what a loss now would replay. */
+  get loggedSteps(): number {
+    return this._log.reduce((n, e) => n + ('steps' in e ? e.steps : 0), 0);
+  }
+
   /** A state given outright (creation, setState, reset, re-init): the snapshot, exactly. */
   restart(state: FlockState, params: FlockParams, time = 0): void {
     this._snapshot = { state, params, time };

@@ -8,13 +8,16 @@
  * the density refit (DENSITY_REFIT_MS after the last resize). Talks to the flock through
  * PageInputFlock and PageInputHooks (it does not import flock.ts).
  */
+import type { Backend } from '../backend';
 import { FlockError } from '../core/errors';
 import { autoBoundsBox, densityCount } from '../core/page';
 import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/params';
 import { rescaleForCount } from '../core/presets';
+import { initialState, type FlockState } from '../core/state';
 import type { ViewOptions } from '../core/view';
 import { AutoBoundsFollow, type BoundsSink } from '../auto-bounds-follow';
 import { PointerFollow, type PointerMode, type PointerSink } from '../pointer-follow';
+import type { Journal } from './journal';
 import { POINTER_STRENGTH } from './options';
 
 /** Parameters that change the autoBounds box: its volume, its dimensions, its smallest side. */
@@ -90,10 +93,10 @@ export class PageInput {
    * is made in them). Under view.density: the count of `density` boids per 10,000 CSS px² of the
    * canvas, at most params.count, with the box that goes with it (autoBounds: the canvas's shape;
    * else `params`' box scaled by rescaleForCount, the same boids per unit³); the rung caps the
-   * count further when it holds fewer (the backend host). Under view.autoBounds: the box of the
-   * canvas's shape for the count (autoBoundsBox), so the boids start spread over the box the
-   * follower keeps, not in DESIGN's default cube squeezed into it. Unchanged when a state is
-   * given, or neither option applies (off, or the canvas has no area).
+   * count further when it holds fewer (recovery.ts, as it starts the rung). Under
+   * view.autoBounds: the box of the canvas's shape for the count (autoBoundsBox), so the boids
+   * start spread over the box the follower keeps, not in DESIGN's default cube squeezed into it.
+   * Unchanged when a state is given, or neither option applies (off, or the canvas has no area).
    */
   startParams(params: FlockParams, stateGiven: boolean): FlockParams {
     if (stateGiven) return params;
@@ -119,7 +122,7 @@ export class PageInput {
 
   /**
    * The start parameters for the count a rung runs when it holds fewer boids than `params` asks
-   * (the cpu rung's 4,096, a GPU rung at its device limit: the backend host caps the count as it
+   * (the cpu rung's 4,096, a GPU rung at its device limit: recovery.ts caps the count as it
    * starts the rung). Under view.density or view.autoBounds, the box that goes with that count,
    * as startParams makes it for an uncapped count (autoBounds: the canvas's shape at the default
    * density; else the density base's box scaled, same boids per unit³), so the boids run do not
@@ -132,6 +135,32 @@ export class PageInput {
     if (!(view.density > 0) && !view.autoBounds) return params;
     if (!(width > 0) || !(height > 0)) return params;
     return { ...params, ...this.densityChange(params, count) };
+  }
+
+  /**
+   * Starts the flock under view.density and view.autoBounds: `start` runs with the seed's state
+   * made in their count and box (startParams; `state` as given when there is one). When the rung
+   * holds fewer boids than asked (it capped the count in `journal.params`), the box follows the
+   * count run (cappedStartParams) and the seed's state is made in it again, given to that backend
+   * before the warm-up and the first frame (no frame shows the few boids in the box of the many).
+   * @param asked the parameters the caller sees changed to `p` (the journal asks them; the camera follows)
+   * @param start starts the backend with a state and its parameters; resolves with the backend up then
+   */
+  async start(
+    journal: Journal,
+    state: FlockState | null,
+    asked: (p: FlockParams) => void,
+    start: (s: FlockState, p: FlockParams) => Promise<Backend | null>,
+  ): Promise<void> {
+    const p = this.startParams(journal.params, state !== null);
+    if (p !== journal.params) asked(p);
+    const b = await start(state ?? initialState(p), p);
+    const run = journal.params;
+    if (state !== null || !b || run.count === p.count) return;
+    const q = this.cappedStartParams(run, run.count);
+    if (q === run) return;
+    asked(q);
+    journal.setState(b, initialState(q), q);
   }
 
   /**

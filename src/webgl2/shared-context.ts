@@ -18,8 +18,10 @@
  * Every pass sets the GL state it depends on (framebuffer, viewport, program, vertex array, blend,
  * depth), as it already must between a flock's own draw and its next step. A loss of the shared
  * context is a loss for every flock on it: each one's backend hears 'webglcontextlost' on the
- * OffscreenCanvas and recovers (or falls back) as from its own. The last flock to leave gives the
- * context back (WEBGL_lose_context), at once or, when it is lost then, the moment it is restored.
+ * OffscreenCanvas and reports it as from its own (BackendInit.onLost, then onRestored once it has
+ * rebuilt); src/flock/recovery.ts decides, per flock, between the restore and a fallback. Here only
+ * the context's own bookkeeping: the last flock to leave gives the context back
+ * (WEBGL_lose_context), at once or, when it is lost then, the moment it is restored.
  */
 import type { DeviceLimits } from '../core/limits';
 import { resetGLTracker, trackGL } from './gl-tracker';

@@ -4,8 +4,9 @@
  * flock device (device.ts acquireSharedDevice; its compiled pipelines are shared too): dispose()
  * destroys the simulation's buffers, the renderer's, unconfigures the canvas and gives back its
  * use of the device (the last user destroys it). A device lost for any other reason is reported
- * once through init.onLost so the Flock can fall back to the next rung; an uncaptured validation
- * or out-of-memory error goes to init.onError and is never taken for a loss.
+ * once through init.onLost (and isLost()); what follows is decided in src/flock/recovery.ts (the
+ * next rung, from the journal's snapshot); an uncaptured validation or out-of-memory error goes
+ * to init.onError and is never taken for a loss.
  */
 import {
   NO_PASS_TIMES,
