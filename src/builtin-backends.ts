@@ -5,7 +5,7 @@
  * Registered by createFlock on its first call rather than on import, so importing the package has
  * no side effects (bundlers may then drop whatever a page does not use).
  */
-import { registerBackend, SOFTWARE_RENDERER } from './backends';
+import { registerBackend, SOFTWARE_RENDERER } from './backend-ladder';
 import { probeCpuBackend } from './cpu/cpu-probe';
 
 let registered = false;

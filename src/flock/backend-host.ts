@@ -11,7 +11,7 @@ import {
   probeBackend,
   type BackendEntry,
   type ProbeResult,
-} from '../backends';
+} from '../backend-ladder';
 import { FlockError } from '../core/errors';
 import type { DeviceLimits } from '../core/limits';
 import type { FlockParams } from '../core/params';
@@ -24,7 +24,7 @@ import type { FlockSurface } from './surface';
 /** The drawing-buffer side used before a backend says its own limit (WebGPU's default limit). */
 export const DEFAULT_MAX_CANVAS = 8192;
 
-/** Where backends come from: the registry of src/backends.ts, or a test's fake. */
+/** Where backends come from: the registry of src/backend-ladder.ts, or a test's fake. */
 export interface BackendProvider {
   /** The rungs `auto` tries, in order, and why the others were skipped (planLadder). */
   plan(
@@ -36,7 +36,7 @@ export interface BackendProvider {
   entry(kind: BackendKind): Pick<BackendEntry, 'create'> | undefined;
 }
 
-/** The backends registered in src/backends.ts (src/builtin-backends.ts registers the ladder). */
+/** The backends registered in src/backend-ladder.ts (src/builtin-backends.ts registers the ladder). */
 export const REGISTERED_BACKENDS: BackendProvider = {
   plan: (disable) => planLadder(disable),
   probe: probeBackend,

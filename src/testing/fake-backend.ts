@@ -8,7 +8,7 @@
  */
 import type { Backend, BackendInit, BackendKind, BackendTimings, RenderView } from '../backend';
 import { BACKEND_LADDER, NO_PASS_TIMES } from '../backend';
-import type { ProbeResult } from '../backends';
+import type { ProbeResult } from '../backend-ladder';
 import { FlockError } from '../core/errors';
 import type { FlockParams } from '../core/params';
 import { referenceStep } from '../core/reference';

@@ -7,7 +7,7 @@ import {
   clearProbeCache,
   registerBackend,
   type BackendEntry,
-} from '../../src/backends';
+} from '../../src/backend-ladder';
 import { registerBuiltinBackends } from '../../src/builtin-backends';
 import { flockMaker } from '../support/browser';
 

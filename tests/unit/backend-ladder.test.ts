@@ -1,9 +1,14 @@
-// The `auto` ladder's plan (src/backends.ts planLadder) with fake rungs: the order, the reasons,
+// The `auto` ladder's plan (src/backend-ladder.ts planLadder) with fake rungs: the order, the reasons,
 // and which rungs it probes. It stops probing at the first usable rung that no rung below can
 // displace, so a page on a hardware WebGPU adapter never makes (or loads) the WebGL2 probe.
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { BackendKind } from '../../src/backend';
-import { clearProbeCache, planLadder, registerBackend, type ProbeResult } from '../../src/backends';
+import {
+  clearProbeCache,
+  planLadder,
+  registerBackend,
+  type ProbeResult,
+} from '../../src/backend-ladder';
 
 let probed: BackendKind[] = [];
 
