@@ -78,14 +78,19 @@ float safeLength(vec3 x) {
 
 // Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of the boid at p (species
 // p.w) with velocity v, counted by alignment and cohesion (M_i): of the boid's own species and,
-// under FOV, inside its view cone: |v| <= eps (no heading) or d . v >= |d| |v| cos(fov / 2).
+// under FOV, inside its view cone: |v| <= eps (no heading) or d . v >= |d| |v| c, tested as
+// dv |dv| >= d2 |v|^2 c |c| (dv = d . v, c = cos(fov / 2)): the same set without a square root or a
+// division (src/core/reference.ts shows why). v is guarded (safeVelocity: direction kept) so that
+// |v|^2 stays finite.
 bool isFlockmate(vec4 p, vec3 v, vec3 d, float d2, float sj) {
 #if SPECIES
   if (sj != p.w) return false;
 #endif
 #if FOV
-  float speed = safeLength(v);
-  if (speed > EPS && dot(d, v) < sqrt(d2) * speed * P.fovCos) return false;
+  vec3 u = safeVelocity(v);
+  float vv = dot(u, u);
+  float dv = dot(d, u);
+  if (vv > EPS2 && dv * abs(dv) < d2 * (vv * (P.fovCos * abs(P.fovCos)))) return false;
 #endif
   return true;
 }

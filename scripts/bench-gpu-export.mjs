@@ -62,13 +62,16 @@ for (const r of g.rows ?? []) {
   if (r.note && !r.note.startsWith('nbrs after')) continue; // workgroup sweeps, probes
   rows.push(row(FAMILY[r.mode], { ...r, stepMs: r.stepMsMedian, minMs: r.stepMsMin }));
 }
-// Steady rows of the plain grid (sparse: the default density), with whole frames where measured.
+// Steady rows of the plain grid (sparse: the default density; dense: box side / 2.15; fieldOfView
+// 360 or another), with whole frames where measured; the capacity from the sparse 360 rows.
 const frames = [];
 for (const r of g.steady ?? []) {
-  if (r.state !== 'steady' || r.scene !== 'sparse' || !/^grid(\+u\d+)?$/.test(r.variant)) continue;
+  if (r.state !== 'steady' || !/^grid(\+u\d+)?$/.test(r.variant)) continue;
+  const fov = r.fov ?? 360;
+  const label = `webgpu counting steady${r.scene === 'dense' ? ' dense' : ''}${fov === 360 ? '' : ` fov ${fov}`}`;
   const f = r.frameVertexId ?? r.frame;
   rows.push(
-    row({ ...FAMILY.counting, scene: 'steady', label: 'webgpu counting steady' }, r, {
+    row({ ...FAMILY.counting, scene: 'steady', label }, r, {
       meanNeighbors: r.meanNeighbors,
       ...(f
         ? {
@@ -80,7 +83,8 @@ for (const r of g.steady ?? []) {
         : {}),
     }),
   );
-  if (f) frames.push({ n: r.n, stepMs: r.stepMs, drawMs: Math.max(0, f.wallMs - r.stepMs) });
+  if (f && r.scene === 'sparse' && fov === 360)
+    frames.push({ n: r.n, stepMs: r.stepMs, drawMs: Math.max(0, f.wallMs - r.stepMs) });
 }
 frames.sort((a, b) => a.n - b.n);
 

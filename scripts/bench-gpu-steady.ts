@@ -28,14 +28,17 @@ export const FRAME_WIDTH = 1920;
 export const FRAME_HEIGHT = 1080;
 
 /**
- * A variant by name: (grid|base)[@WG][+gen][+tTILEsSPAN][+uUNROLL][+blocks|+records][/probe]. grid: today's steer.wgsl with
+ * A variant by name: (grid|base)[@WG][+gen][+tTILEsSPAN][+uUNROLL][+split][+blocks|+records][/probe]. grid: today's steer.wgsl with
  * the simulation's defaults (specialised pipelines, DEFAULT_SEARCH_TILE); base: the steer.wgsl
  * the bundle was given as the baseline (scripts/bench-baseline/, generic, no tile, records);
  * +blocks / +records: the layout of `sorted` (sorted.wgsl); @WG: workgroup size of
  * the per-boid passes; +gen: the generic pipeline (no specialisation); +tTILEsSPAN: the
- * warp-coherent search with tiles of TILE boids spanning at most SPAN cells (t0: off); +u1 / +u4:
- * the candidate loop plain or unrolled by 4 (steer.wgsl UNROLL; default: the adapter's, as the
- * browser backend picks it);
+ * warp-coherent search with tiles of TILE boids spanning at most SPAN cells (t0: off); +u1 / +u2 /
+ * +u4: the candidate loop plain or unrolled by 2 or 4 (steer.wgsl UNROLL; default: the adapter's,
+ * as the browser backend picks it); +split: the steer pass as two dispatches (steer.wgsl SPLIT);
+ * +flat: the 3^d search as one loop over all rows' candidates (steer.wgsl FLAT); +fovN (last):
+ * timed with fieldOfView N from the sweep's state (made with the sweep's fieldOfView), so the
+ * cone test's cost is seen apart from the state it makes;
  * /probe: the steer pass without its candidate loop (diagnostics).
  */
 export interface Variant {
@@ -46,25 +49,32 @@ export interface Variant {
   searchTile?: SearchTile;
   sortedLayout?: SortedLayout;
   unroll?: CandidateUnroll;
+  split?: boolean;
+  flat?: boolean;
+  /** fieldOfView timed (degrees), from the state of the sweep's own fieldOfView. */
+  fov?: number;
 }
 
 export function parseVariant(name: string): Variant {
   const m =
-    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([14]))?(\+blocks|\+records)?(\/probe)?$/.exec(
+    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(?:\+fov([0-9]+))?$/.exec(
       name,
     );
   if (!m)
     throw new Error(
-      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u4][+blocks|+records][/probe])`,
+      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+fovN])`,
     );
   const baseline = m[1] === 'base';
   return {
     ...(m[2] ? { workgroupSize: Number(m[2]) } : {}),
-    probe: Boolean(m[8]),
+    probe: Boolean(m[9]),
     baseline,
     ...(m[6] ? { unroll: Number(m[6]) as CandidateUnroll } : {}),
-    ...(baseline || m[7]
-      ? { sortedLayout: m[7] === '+blocks' ? ('blocks' as const) : ('records' as const) }
+    ...(m[7] ? { split: true } : {}),
+    ...(m[10] ? { flat: true } : {}),
+    ...(m[11] !== undefined ? { fov: Number(m[11]) } : {}),
+    ...(baseline || m[8]
+      ? { sortedLayout: m[8] === '+blocks' ? ('blocks' as const) : ('records' as const) }
       : {}),
     specialise: !baseline && !m[3],
     ...(baseline
@@ -78,12 +88,16 @@ export function parseVariant(name: string): Variant {
 /** The model of a sweep: 'default' (DESIGN section 1's defaults) or 'first' (FIRST_MODEL). */
 export type Model = 'default' | 'first';
 
-/** Default parameters (default steering), box side 64 (N/16384)^(1/3), / DENSE_FACTOR when dense. */
+/**
+ * Default parameters (default steering), box side 64 (N/16384)^(1/3), / DENSE_FACTOR when dense,
+ * the field of view `fieldOfView` (degrees; 360 is the default).
+ */
 export function steadyParams(
   n: number,
   scene: Scene,
   brute = false,
   model: Model = 'default',
+  fieldOfView = 360,
 ): FlockParams {
   const side = (64 * Math.cbrt(n / 16384)) / (scene === 'dense' ? DENSE_FACTOR : 1);
   return validateParams({
@@ -94,6 +108,7 @@ export function steadyParams(
     neighborSearch: brute ? 'brute' : 'grid',
     sort: 'counting',
     seed: 7,
+    fieldOfView,
   });
 }
 
@@ -112,6 +127,11 @@ export function denseRecords(sparse: Float32Array, n: number): Float32Array {
 export interface SteadyRow {
   n: number;
   scene: Scene;
+  /**
+   * fieldOfView of the sweep whose state the row starts from (degrees; absent in files from
+   * before issue 29: 360); a '+fovN' variant is timed with fieldOfView N from that state.
+   */
+  fov?: number;
   /**
    * 'fresh': from the seed's uniform state, restored (a GPU copy) before every batch of
    * FRESH_STEPS steps, so the state stays fresh while it is timed; 'steady': after warmSteps steps.
@@ -205,6 +225,8 @@ export interface SteadyOptions {
   bruteAt: number[];
   /** The model's parameters ('first': FIRST_MODEL). */
   model: Model;
+  /** fieldOfView of every row (degrees; default 360). */
+  fieldOfView?: number;
   /** Only the fresh rows (every variant), no warm-up and no steady rows. */
   freshOnly: boolean;
   /** The baseline steer.wgsl for 'base' variants, if the bundle has one. */
@@ -234,6 +256,7 @@ export interface SteadyOptions {
 /** Runs the steady/dense/frame sweep; rows in the order measured. */
 export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
   const { device } = o;
+  const fov = o.fieldOfView ?? 360;
   const rows: SteadyRow[] = [];
   const target = device.createTexture({
     label: 'bench.frame',
@@ -248,11 +271,12 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
     for (const n of o.sizes) dense.set(n, denseRecords(o.records.get(n)!, n));
 
   const makeSim = async (
-    params: FlockParams,
+    sweepParams: FlockParams,
     records: Float32Array,
     variant: Variant | undefined,
     label: string,
   ): Promise<FlockSimulation> => {
+    let params = sweepParams;
     let files: Record<string, string> | undefined;
     if (variant?.baseline) {
       if (!o.baselineSteer)
@@ -260,6 +284,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       files = { 'steer.wgsl': o.baselineSteer };
     }
     if (variant?.probe) files = { 'steer.wgsl': o.probeSteer };
+    if (variant?.fov !== undefined) params = { ...params, fieldOfView: variant.fov };
     const sim = await createFlockSimulation({
       device,
       params: { ...params, count: 1 },
@@ -270,6 +295,8 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       ...(variant?.searchTile ? { searchTile: variant.searchTile } : {}),
       ...(variant?.sortedLayout ? { sortedLayout: variant.sortedLayout } : {}),
       unroll: variant?.unroll ?? o.unroll,
+      ...(variant?.split ? { splitIntegrate: true } : {}),
+      ...(variant?.flat ? { flatSearch: true } : {}),
       ...(files ? { shaderFiles: files } : {}),
     });
     sim.setRecords(params.count, records);
@@ -404,7 +431,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
 
   for (const n of o.sizes) {
     for (const scene of o.scenes) {
-      const params = steadyParams(n, scene, false, o.model);
+      const params = steadyParams(n, scene, false, o.model, fov);
       const box = params.boundsMax[0] - params.boundsMin[0];
       const records = scene === 'dense' ? dense.get(n)! : o.records.get(n)!;
       const first = o.variants.find((v) => !v.endsWith('/probe')) ?? o.variants[0]!;
@@ -434,7 +461,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
         saved = copyOf(warm.buffers.state, 'bench.steadyState');
         savedState = saved;
         o.log(
-          `[bench-gpu] ${scene} N=${n}: |N_i| ${freshNbrs.toFixed(1)} -> ${steadyNbrs.toFixed(1)} after ${o.warmSteps} steps`,
+          `[bench-gpu] ${scene} N=${n} fov ${fov}: |N_i| ${freshNbrs.toFixed(1)} -> ${steadyNbrs.toFixed(1)} after ${o.warmSteps} steps`,
         );
       }
       const variants = [
@@ -448,7 +475,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
           v === first
             ? warm
             : await makeSim(
-                brute ? steadyParams(n, scene, true, o.model) : params,
+                brute ? steadyParams(n, scene, true, o.model, fov) : params,
                 records,
                 brute ? undefined : parseVariant(v),
                 `steady.${v}`,
@@ -459,6 +486,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
           const row: SteadyRow = {
             n,
             scene,
+            fov,
             state: 'fresh',
             variant: v,
             box,
@@ -471,7 +499,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
           if (!probe) row.meanNeighborsAfter = await meanNeighbors(sim);
           rows.push(row);
           o.log(
-            `[bench-gpu] ${scene} N=${n} fresh ${v}: ${fmt(row.stepMs)} ms/step wall (gpu ${fmt(row.gpuStepMs)}), steer ${fmt(row.passMs.steer)}, |N_i| after ${FRESH_STEPS} steps ${row.meanNeighborsAfter?.toFixed(2) ?? '-'}`,
+            `[bench-gpu] ${scene} N=${n} fov ${fov} fresh ${v}: ${fmt(row.stepMs)} ms/step wall (gpu ${fmt(row.gpuStepMs)}), steer ${fmt(row.passMs.steer)}, |N_i| after ${FRESH_STEPS} steps ${row.meanNeighborsAfter?.toFixed(2) ?? '-'}`,
           );
         }
         if (saved) {
@@ -485,6 +513,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
           const row = await measureRow(sim, renderer, {
             n,
             scene,
+            fov,
             state: 'steady',
             variant: v,
             box,
@@ -492,7 +521,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
           });
           rows.push(row);
           o.log(
-            `[bench-gpu] ${scene} N=${n} steady ${v}: ${row.stepMs.toFixed(3)} ms/step, steer ${row.passMs.steer?.toFixed(3) ?? '-'}${row.frame ? `, frame ${row.frame.wallMs.toFixed(3)} ms (draw ${row.frame.passMs.draw?.toFixed(3) ?? '-'})` : ''}${row.frameVertexId ? `, vertex-id draw ${row.frameVertexId.passMs.draw?.toFixed(3) ?? '-'}` : ''}`,
+            `[bench-gpu] ${scene} N=${n} fov ${fov} steady ${v}: ${row.stepMs.toFixed(3)} ms/step, steer ${row.passMs.steer?.toFixed(3) ?? '-'}${row.frame ? `, frame ${row.frame.wallMs.toFixed(3)} ms (draw ${row.frame.passMs.draw?.toFixed(3) ?? '-'})` : ''}${row.frameVertexId ? `, vertex-id draw ${row.frameVertexId.passMs.draw?.toFixed(3) ?? '-'}` : ''}`,
           );
           renderer?.dispose();
         }
@@ -519,6 +548,7 @@ const STEP_PASSES = ['key', 'sort', 'reorder', 'steer'] as const;
 export function steadyTable(rows: SteadyRow[]): string {
   const head = [
     'scene',
+    'fov',
     'state',
     'N',
     'box',
@@ -537,6 +567,7 @@ export function steadyTable(rows: SteadyRow[]): string {
   ];
   const lines = rows.map((r) => [
     r.scene,
+    String(r.fov ?? 360),
     r.state,
     String(r.n),
     r.box.toFixed(1),

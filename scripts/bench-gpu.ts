@@ -29,7 +29,8 @@
  * --draw-modes (instanced, vertex-id), for the variants of
  * --frames-for; --no-frames skips them); brute force from the same steady state at --brute-at
  * (default 262144). --model first: FIRST_MODEL's parameters (src/bench/scene.ts) everywhere;
- * --fresh-only: no warm-up and no steady rows; --modes none: no fresh sweep. The JSON's
+ * --fresh-only: no warm-up and no steady rows; --modes none: no fresh sweep. --fovs 360,270: the
+ * steady sweep once per fieldOfView (degrees; default 360 only), rows tagged with `fov`. The JSON's
  * `steady` rows carry scene, state, mean |N_i| (and after the timed fresh steps).
  * --shapes arrow,bird,fish,dot [--lods 3,0] [--shapes-at 262144]: whole frames per shape and
  * lodPixels of the first variant's sparse steady rows at those sizes (the draw per shape, LOD on
@@ -109,6 +110,8 @@ interface Args {
   scenes: Scene[];
   variants: string[];
   warmSteps: number;
+  /** fieldOfView of each steady sweep (degrees). */
+  fovs: number[];
   frames: boolean;
   bruteAt: number[];
   model: Model;
@@ -152,6 +155,7 @@ function parseArgs(argv: string[]): Args {
     scenes: (get('scenes') ?? 'sparse,dense').split(',') as Scene[],
     variants: (get('variants') ?? 'grid,grid/probe').split(','),
     warmSteps: num('warm-steps', 600),
+    fovs: (get('fovs') ?? '360').split(',').filter(Boolean).map(Number),
     frames: !argv.includes('--no-frames'),
     bruteAt: (get('brute-at') ?? '262144').split(',').filter(Boolean).map(Number),
     model: get('model') === 'first' ? 'first' : 'default',
@@ -523,9 +527,10 @@ async function main(): Promise<void> {
       sim.dispose();
     }
   }
-  let steady: SteadyRow[] = [];
-  if (args.steadyN.length) {
-    steady = await runSteady({
+  const steady: SteadyRow[] = [];
+  for (const fov of args.steadyN.length ? args.fovs : []) {
+    const rows = await runSteady({
+      fieldOfView: fov,
       device,
       sizes: args.steadyN,
       scenes: args.scenes,
@@ -548,6 +553,7 @@ async function main(): Promise<void> {
       probeSteer,
       log: (line) => console.log(line),
     });
+    steady.push(...rows);
   }
   const elapsed = (performance.now() - started) / 1000;
   const result = {
@@ -605,7 +611,10 @@ async function main(): Promise<void> {
     console.log(
       `\nsteady state after ${args.warmSteps} steps (${args.model === 'first' ? 'first model: sum steering, bounce' : 'default steering'}), dense = box side / 2.15; frame = one step + the draw at 1920x1080 (WebGPU render pipeline); ms per step or frame`,
     );
-    console.log(steadyTable(steady));
+    for (const fov of args.fovs) {
+      const rows = steady.filter((r) => (r.fov ?? 360) === fov);
+      if (rows.length) console.log(`fieldOfView ${fov}\n${steadyTable(rows)}`);
+    }
     const shapes = shapeTable(steady);
     if (shapes) console.log(`\ndraw per shape (instanced, 1920x1080, no MSAA)\n${shapes}`);
   }

@@ -165,6 +165,29 @@ function steerToward(
 }
 
 /**
+ * The view cone's per-boid factor K = |v_i|^2 c |c|, c = cos(fieldOfView / 2) (fieldOfView in
+ * degrees, 0..360), for viewConeSees; heading2 = |v_i|^2 (world units² / s²).
+ */
+export function viewConeK(heading2: number, fieldOfView: number): number {
+  const c = Math.cos((fieldOfView * Math.PI) / 360);
+  return heading2 * (c * Math.abs(c));
+}
+
+/**
+ * Whether a neighbour at offset d from boid i (dv = d . v_i, d2 = |d|^2 > 0) lies in i's view
+ * cone, DESIGN section 1's d . v_i >= |d| |v_i| c (c = cos(fieldOfView / 2), |v_i| > eps), tested
+ * without a square root or a division as
+ *   dv |dv| >= d2 |v_i|^2 c |c| = d2 K       (K: viewConeK).
+ * The same set: with X = |d| |v_i| >= 0, dv >= X c iff dv |dv| >= (X c) |X c| = X^2 c |c|,
+ * because t -> t |t| is strictly increasing on the reals. Every backend tests this form
+ * (steer.wgsl isMate, glsl/flock-rules.glsl isFlockmate), so float rounding at the cone's edge
+ * falls alike; a cone of 270 degrees then costs a multiply per neighbour, not a root.
+ */
+export function viewConeSees(dv: number, d2: number, coneK: number): boolean {
+  return dv * Math.abs(dv) >= d2 * coneK;
+}
+
+/**
  * One fixed step of every boid from the previous state (Jacobi), exactly as DESIGN.md section 1:
  * neighbour sums (separation from every species within min(rs, r), alignment and cohesion with
  * the boid's own species in its field of view), steering ('reynolds' or 'sum'), soft walls, obstacle avoidance,
@@ -194,9 +217,8 @@ export function referenceStep(
   const rs = Math.min(params.separationRadius, params.perceptionRadius);
   const rs2 = rs * rs;
   const reynolds = params.steering === 'reynolds';
-  // The view cone of alignment and cohesion: cos of half the field of view (DESIGN seen_ij).
+  // The view cone of alignment and cohesion (DESIGN seen_ij), as viewConeSees tests it.
   const cone = params.fieldOfView < 360;
-  const cosHalf = Math.cos((params.fieldOfView * Math.PI) / 360);
   const predators: number[][] = [];
   for (let k = 0; k < params.predators; k++) predators.push(predatorPosition(params, k, time));
   const phase = flowPhase(time);
@@ -220,9 +242,10 @@ export function referenceStep(
     const coh: Vec3 = [0, 0, 0]; // sum over M_i of d
     let m = 0; // |M_i|
     let count = 0; // |N_i|
-    // seen_ij: all around, or a boid without heading (|v_i| <= eps), or d . v_i >= |d||v_i| cos.
-    const heading = Math.hypot(vx, vy, vz);
-    const blind = cone && heading > EPS;
+    // seen_ij: all around, or a boid without heading (|v_i| <= eps), or dv |dv| >= d2 |v_i|^2 c |c|.
+    const heading2 = vx * vx + vy * vy + vz * vz;
+    const blind = cone && heading2 > EPS2;
+    const coneK = viewConeK(heading2, params.fieldOfView);
     forEachNeighbor(i, state, params, lists, (j, d, d2) => {
       count++;
       if (d2 < rs2) {
@@ -230,8 +253,8 @@ export function referenceStep(
         sep[1] -= d[1]! / d2;
         sep[2] -= d[2]! / d2;
       }
-      const seen =
-        !blind || d[0]! * vx + d[1]! * vy + d[2]! * vz >= Math.sqrt(d2) * heading * cosHalf;
+      const dv = d[0]! * vx + d[1]! * vy + d[2]! * vz;
+      const seen = !blind || viewConeSees(dv, d2, coneK);
       if (P[4 * j + 3]! === si && seen) {
         ali[0] += V[4 * j]!;
         ali[1] += V[4 * j + 1]!;

@@ -22,6 +22,8 @@ const TABLE = {
   reorder: ['reorder.wgsl', 'boid', ['urrw']],
   copyRecords: ['reorder.wgsl', 'boid', ['u-rw']],
   steerGrid: ['steer.wgsl', 'boid', ['urrw-w', 'd']],
+  // The second dispatch of a split steer pass (steer.wgsl SPLIT): steerGrid's bind groups.
+  integrateGrid: ['steer.wgsl', 'boid', ['urrw-w', 'd']],
   countGrid: ['steer.wgsl', 'boid', ['urr-w']],
   steerBrute: ['steer.wgsl', 'boid', ['ur-w-w', 'd']],
   countBrute: ['steer.wgsl', 'boid', ['ur--w']],
@@ -42,8 +44,8 @@ export interface SearchTile {
   span: number;
 }
 
-/** Unrolling of the grid passes' candidate loop (steer.wgsl UNROLL): 1 (plain loop) or 4. */
-export type CandidateUnroll = 1 | 4;
+/** Unrolling of the grid passes' candidate loop (steer.wgsl UNROLL): 1 (plain loop), 2 or 4. */
+export type CandidateUnroll = 1 | 2 | 4;
 
 /** Grid entry points that take the TILE and UNROLL overrides. */
 const TILED: readonly ProgramName[] = ['steerGrid', 'countGrid'];
@@ -54,6 +56,7 @@ const SORTED: readonly ProgramName[] = [
   'reorder',
   'copyRecords',
   'steerGrid',
+  'integrateGrid',
   'countGrid',
   'steerBrute',
   'countBrute',
@@ -72,6 +75,8 @@ export function programSpecs(
   search: SearchTile = { tile: 0, span: 0 },
   sorted: SortedLayout = 'records',
   unroll: CandidateUnroll = 1,
+  split = false,
+  flat = false,
 ): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
@@ -84,6 +89,8 @@ export function programSpecs(
       constants.TILE_SPAN = search.span;
     }
     if (unroll > 1 && TILED.includes(name)) constants.UNROLL = unroll;
+    if (split && name === 'steerGrid') constants.SPLIT = 1;
+    if (flat && TILED.includes(name)) constants.FLAT = 1;
     if (sorted === 'blocks' && SORTED.includes(name)) constants.SORTED_BLOCKS = 1;
     out[name] = {
       file,

@@ -60,6 +60,17 @@ export interface FlockSimulationOptions {
    * results; faster on a hardware GPU, slower on a CPU adapter (candidateUnrollFor, device.ts).
    */
   unroll?: CandidateUnroll;
+  /**
+   * The grid's steer pass as two dispatches (steer.wgsl SPLIT): the neighbour sums and the
+   * steering, then the point forces and the integration. Same results; default false
+   * (docs/real-gpu.md, issue 29).
+   */
+  splitIntegrate?: boolean;
+  /**
+   * The grid's 3^d search as one loop over all its rows' candidates (steer.wgsl FLAT) instead of
+   * one loop per row: same results (docs/real-gpu.md, issue 29).
+   */
+  flatSearch?: boolean;
 }
 
 /** The default layout of `sorted` (docs/real-gpu.md). */

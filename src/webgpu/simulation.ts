@@ -98,6 +98,8 @@ export async function createFlockSimulation(
       options.searchTile ?? DEFAULT_SEARCH_TILE,
       options.sortedLayout ?? DEFAULT_SORTED_LAYOUT,
       options.unroll ?? 1,
+      options.splitIntegrate ?? false,
+      options.flatSearch ?? false,
     ),
     shaderFiles(options.shaderFiles),
     {
@@ -165,6 +167,7 @@ class Simulation implements FlockSimulation {
       files: shaderFiles(options.shaderFiles),
       label: this.label,
       variantBound: options.variantBound,
+      split: options.splitIntegrate ?? false,
     });
     this.plan = new StepPlan(programs, variantsOf(device, options.variantBound));
   }

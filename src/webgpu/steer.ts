@@ -89,7 +89,15 @@ export interface SteerOptions {
   label: string;
   /** The device's bound when this is the first simulation on it (default STEER_VARIANT_BOUND). */
   variantBound?: number;
+  /**
+   * The grid's pass as two dispatches (steer.wgsl SPLIT, FlockSimulationOptions.splitIntegrate):
+   * steerGrid (sums and steering), then integrateGrid.
+   */
+  split?: boolean;
 }
+
+/** A steer program; a split grid pass's also carries its integrateGrid pipeline. */
+export type SteerProgram = ComputeProgram & { integrate?: GPUComputePipeline };
 
 /** The steer pass of one simulation: its StepParams ring and its specialised pipelines. */
 export class SteerPass {
@@ -166,19 +174,36 @@ export class SteerPass {
     this.keyOf = { params: p, key };
     const { device } = this.env;
     const { compileAfter, files } = this.options;
-    const compile = async (): Promise<ComputeProgram> => {
+    const split = this.options.split === true && spec.entry === 'steerGrid';
+    const integrateSpec = this.env.programs.integrateGrid.spec;
+    const compile = async (): Promise<SteerProgram> => {
       await compileAfter.catch(() => undefined);
       const module = await createCheckedModule(device, spec.file, files);
+      const layout = device.createPipelineLayout({ bindGroupLayouts: generic.layouts });
       const pipeline = await device.createComputePipelineAsync({
         label: `${spec.file}:${spec.entry}:TERMS=${terms}`,
-        layout: device.createPipelineLayout({ bindGroupLayouts: generic.layouts }),
+        layout,
         compute: {
           module,
           entryPoint: spec.entry,
           constants: { WG: spec.workgroupSize, ...spec.constants },
         },
       });
-      return { pipeline, layouts: generic.layouts, spec };
+      if (!split) return { pipeline, layouts: generic.layouts, spec };
+      const integrate = await device.createComputePipelineAsync({
+        label: `${spec.file}:integrateGrid:TERMS=${terms}`,
+        layout,
+        compute: {
+          module,
+          entryPoint: 'integrateGrid',
+          constants: {
+            WG: integrateSpec.workgroupSize,
+            ...integrateSpec.constants,
+            TERMS: terms,
+          },
+        },
+      });
+      return { pipeline, layouts: generic.layouts, spec, integrate };
     };
     return { key, compile };
   }
@@ -255,6 +280,13 @@ export class SteerPass {
     pass.setBindGroup(0, main);
     pass.setBindGroup(1, stepGroup, [offset]);
     dispatch(this.env, pass, b.count, this.env.wg.boid);
+    if (this.options.split === true && name === 'steerGrid') {
+      // The second dispatch reads what the first wrote into `state` (a barrier between them).
+      const integrate =
+        (program as SteerProgram).integrate ?? this.env.programs.integrateGrid.pipeline;
+      pass.setPipeline(integrate);
+      dispatch(this.env, pass, b.count, this.env.wg.boid);
+    }
     pass.end();
   }
 

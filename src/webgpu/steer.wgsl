@@ -44,11 +44,16 @@ fn predatorCount() -> u32 {
 // Off by default (TILE = 0): on an H200 it was no faster than the per-boid search (docs/real-gpu.md).
 override TILE: u32 = 0u;
 override TILE_SPAN: u32 = 2u;
-// The candidate loop unrolled by UNROLL (1 or 4): four position loads in flight before the first
-// is used. The candidates are still taken in order j, j+1, ..., so the sums are the same bits.
-// On an H200 the steer pass is 1.2x faster with 4 at the steady state; on CPU adapters
-// (SwiftShader, llvmpipe) 2-3x slower, so webgpu-backend.ts picks 1 there (docs/real-gpu.md).
+// The candidate loop unrolled by UNROLL (1, 2 or 4): that many position loads in flight before the
+// first is used. The candidates are still taken in order j, j+1, ..., so the sums are the same bits.
+// On an H200 the steer pass is faster unrolled at the steady state; on CPU adapters (SwiftShader,
+// llvmpipe) 2-3x slower, so webgpu-backend.ts picks 1 there (docs/real-gpu.md).
 override UNROLL: u32 = 1u;
+// SPLIT: steerGrid keeps only the neighbour sums and the steering from them and writes the
+// steering acceleration into outState's velocity slot; integrateGrid (a second dispatch) adds the
+// point forces and integrates: the same operations in the same order (the steering goes through
+// memory as the f32 it is); the candidate loop's pipeline then carries none of integrate's code.
+override SPLIT: bool = false;
 
 @group(0) @binding(0) var<uniform> P: SimParams;
 @group(0) @binding(1) var<storage, read> sorted: array<vec4f>;
@@ -137,16 +142,46 @@ fn addNeighbor(acc: ptr<function, Accum>, d: vec3f, d2: f32, v: vec3f, mate: boo
   }
 }
 
-// Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of boid b, counted by
-// alignment and cohesion (M_i): of the boid's own species and inside its view cone, |v| <= eps
-// (no heading) or d . v >= |d| |v| cos(fov / 2). Separation sees every neighbour.
-fn isMate(b: Boid, d: vec3f, d2: f32, sj: f32) -> bool {
-  if (speciesOn() && b.pos.w != sj) {
+// What the candidate loop keeps of boid i: position (xyz) and species (w); under a view cone its
+// velocity and coneK = |v|^2 c |c| (c = cos(fov / 2); a very negative number when |v| <= eps, so
+// that every neighbour is seen). Its velocity is read again after the loop when there is no cone:
+// fewer values live across the loop, more warps in flight (docs/real-gpu.md, issue 29).
+struct Me {
+  pos: vec4f,
+  vel: vec3f,
+  coneK: f32,
+}
+
+fn meOf(i: u32) -> Me {
+  let p = sorted[sortedPosAt(i)];
+  if (fovOn()) {
+    return meWith(p, sorted[sortedVelAt(i)].xyz);
+  }
+  return Me(p, vec3f(0.0), 0.0);
+}
+
+fn meWith(p: vec4f, v: vec3f) -> Me {
+  if (fovOn()) {
+    let vv = dot(v, v);
+    // -3e38 * d2 (d2 > eps^2) is below any dv |dv| (or -inf past d2 > 1.13): always seen.
+    let k = select(-3.0e38, vv * (P.fovCos * abs(P.fovCos)), vv > P.eps2);
+    return Me(p, v, k);
+  }
+  return Me(p, vec3f(0.0), 0.0);
+}
+
+// Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of boid `me`, counted by
+// alignment and cohesion (M_i): of the boid's own species and inside its view cone, |v| <= eps (no
+// heading) or d . v >= |d| |v| c, tested as dv |dv| >= d2 |v|^2 c |c| (dv = d . v, c = cos(fov /
+// 2)): the same set without a square root or a division (src/core/reference.ts shows why).
+// Separation sees every neighbour.
+fn isMate(me: Me, d: vec3f, d2: f32, sj: f32) -> bool {
+  if (speciesOn() && me.pos.w != sj) {
     return false;
   }
   if (fovOn()) {
-    let speed = safeLength(b.vel.xyz);
-    if (speed > EPS && dot(d, b.vel.xyz) < sqrt(d2) * speed * P.fovCos) {
+    let dv = dot(d, me.vel);
+    if (dv * abs(dv) < d2 * me.coneK) {
       return false;
     }
   }
@@ -155,7 +190,7 @@ fn isMate(b: Boid, d: vec3f, d2: f32, sj: f32) -> bool {
 
 // One candidate at sorted slot j, position q (its velocity is read only for a neighbour).
 // The boid itself has d = 0 (also under wrap), so d2 > eps2 excludes it (j != i).
-fn visitCandidate(acc: ptr<function, Accum>, b: Boid, q: vec4f, j: u32) {
+fn visitCandidate(acc: ptr<function, Accum>, b: Me, q: vec4f, j: u32) {
   let d = offsetTo(b.pos.xyz, q.xyz);
   let d2 = dot(d, d);
   if (d2 > P.eps2 && d2 < P.r2) {
@@ -163,7 +198,7 @@ fn visitCandidate(acc: ptr<function, Accum>, b: Boid, q: vec4f, j: u32) {
   }
 }
 
-fn visitRange(acc: ptr<function, Accum>, b: Boid, first: u32, last: u32) {
+fn visitRange(acc: ptr<function, Accum>, b: Me, first: u32, last: u32) {
   // Sorted boids [cellStart[first], cellStart[last + 1]) are the cells first..last of one row.
   // Only the position is read for the distance test; the velocity only for a neighbour.
   let end = cellStart[last + 1u];
@@ -180,13 +215,21 @@ fn visitRange(acc: ptr<function, Accum>, b: Boid, first: u32, last: u32) {
       visitCandidate(acc, b, q3, j + 3u);
     }
   }
+  if (UNROLL == 2u) {
+    for (; j + 2u <= end; j += 2u) {
+      let q0 = sorted[sortedPosAt(j)];
+      let q1 = sorted[sortedPosAt(j + 1u)];
+      visitCandidate(acc, b, q0, j);
+      visitCandidate(acc, b, q1, j + 1u);
+    }
+  }
   for (; j < end; j++) {
     visitCandidate(acc, b, sorted[sortedPosAt(j)], j);
   }
 }
 
-// The neighbour sums of sorted boid i, b (position xyz, species w; velocity).
-fn gatherGrid(i: u32, b: Boid) -> Accum {
+// The neighbour sums of sorted boid i, b (Me: position xyz, species w; the cone's values).
+fn gatherGrid(i: u32, b: Me) -> Accum {
   var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
   let c = vec3i(cellOf(b.pos.xyz));
   let dims = vec3i(P.dims);
@@ -236,6 +279,77 @@ fn gatherGrid(i: u32, b: Boid) -> Accum {
     }
   }
   return acc;
+}
+
+// FLAT: the grid's 3^d search as ONE loop over the candidates of all its rows (no wrap, no tile):
+// a lane whose row ends moves on to its next row within the same loop instead of waiting at the
+// end of a per-row loop for the warp's longest row, so a warp runs as many iterations as its
+// lane with the most candidates, not the sum over rows of each row's longest. The candidates are
+// taken in the same order (rows dz-major, dy, then j), so the sums are the same bits.
+override FLAT: bool = false;
+
+fn gatherFlat(b: Me) -> Accum {
+  var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
+  let c = vec3i(cellOf(b.pos.xyz));
+  let dims = vec3i(P.dims);
+  var zr = 0;
+  if (is3d()) {
+    zr = 1;
+  }
+  let rows = u32(3 * (2 * zr + 1));
+  let x0 = max(c.x - 1, 0);
+  let x1 = min(c.x + 1, dims.x - 1);
+  var k = 0u;
+  var j = 0u;
+  var end = 0u;
+  loop {
+    if (j >= end) {
+      // The next row inside the grid, or done.
+      if (k >= rows) {
+        break;
+      }
+      let y = c.y + i32(k % 3u) - 1;
+      let z = c.z + i32(k / 3u) - zr;
+      k += 1u;
+      if (y >= 0 && y < dims.y && z >= 0 && z < dims.z) {
+        let row = dims.x * (y + dims.y * z);
+        j = cellStart[u32(row + x0)];
+        end = cellStart[u32(row + x1) + 1u];
+      }
+      continue;
+    }
+    if (UNROLL == 4u && j + 4u <= end) {
+      let q0 = sorted[sortedPosAt(j)];
+      let q1 = sorted[sortedPosAt(j + 1u)];
+      let q2 = sorted[sortedPosAt(j + 2u)];
+      let q3 = sorted[sortedPosAt(j + 3u)];
+      visitCandidate(&acc, b, q0, j);
+      visitCandidate(&acc, b, q1, j + 1u);
+      visitCandidate(&acc, b, q2, j + 2u);
+      visitCandidate(&acc, b, q3, j + 3u);
+      j += 4u;
+      continue;
+    }
+    if (UNROLL == 2u && j + 2u <= end) {
+      let q0 = sorted[sortedPosAt(j)];
+      let q1 = sorted[sortedPosAt(j + 1u)];
+      visitCandidate(&acc, b, q0, j);
+      visitCandidate(&acc, b, q1, j + 1u);
+      j += 2u;
+      continue;
+    }
+    visitCandidate(&acc, b, sorted[sortedPosAt(j)], j);
+    j += 1u;
+  }
+  return acc;
+}
+
+// The grid search the pipeline was built for: FLAT's one loop where it applies, else per row.
+fn gatherSearch(i: u32, b: Me) -> Accum {
+  if (FLAT && !wrapOn() && TILE <= 1u) {
+    return gatherFlat(b);
+  }
+  return gatherGrid(i, b);
 }
 
 // Reynolds' steer toward a desired velocity along u: limit(maxSpeed u/|u| - v, maxSteerForce),
@@ -328,9 +442,10 @@ fn flowAt(p: vec3f) -> vec3f {
   return w;
 }
 
-fn integrate(b: Boid, acc: Accum) -> Boid {
+// The next state of boid b from its steering acceleration `steer` (steering(v, acc)).
+fn integrate(b: Boid, steer: vec3f) -> Boid {
   let v = safeVelocity(b.vel.xyz);
-  var a = steering(v, acc) + pointForces(b.pos.xyz);
+  var a = steer + pointForces(b.pos.xyz);
   if (!is3d()) {
     a.z = 0.0;
   }
@@ -383,6 +498,7 @@ fn integrate(b: Boid, acc: Accum) -> Boid {
   return Boid(vec4f(np, b.pos.w), vec4f(nv, b.vel.w));
 }
 
+// The candidate loop keeps only Me and the sums live; the boid's velocity is read after it.
 @compute @workgroup_size(WG)
 fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
@@ -390,12 +506,31 @@ fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
+  let acc = gatherSearch(i, meOf(i));
+  outNbr[i] = f32(acc.n);
   let b = sortedBoid(i);
-  let acc = gatherGrid(i, b);
-  let next = integrate(b, acc);
+  let steer = steering(safeVelocity(b.vel.xyz), acc);
+  if (SPLIT) {
+    outState[P.count + i] = vec4f(steer, 0.0);
+    return;
+  }
+  let next = integrate(b, steer);
   outState[i] = next.pos;
   outState[P.count + i] = next.vel;
-  outNbr[i] = f32(acc.n);
+}
+
+// SPLIT's second dispatch: the steering from outState's velocity slot, then the point forces and
+// the integration of DESIGN section 1 (bind group of steerGrid; cellStart unused).
+@compute @workgroup_size(WG)
+fn integrateGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                 @builtin(local_invocation_index) lid: u32) {
+  let i = flatIndex(wid, nwg, lid, WG);
+  if (i >= P.count) {
+    return;
+  }
+  let next = integrate(sortedBoid(i), outState[P.count + i].xyz);
+  outState[i] = next.pos;
+  outState[P.count + i] = next.vel;
 }
 
 @compute @workgroup_size(WG)
@@ -405,8 +540,7 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
-  let b = sortedBoid(i);
-  outCounts[u32(b.vel.w)] = gatherGrid(i, b).n;
+  outCounts[u32(sorted[sortedVelAt(i)].w)] = gatherSearch(i, meOf(i)).n;
 }
 
 // All pairs, tiled through workgroup memory: each workgroup loads WG records at a time and every
@@ -415,7 +549,7 @@ fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
 var<workgroup> tilePos: array<vec4f, MAX_WG>;
 var<workgroup> tileVel: array<vec4f, MAX_WG>;
 
-fn gatherBrute(i: u32, lid: u32, b: Boid) -> Accum {
+fn gatherBrute(i: u32, lid: u32, b: Me) -> Accum {
   var acc = Accum(vec3f(0.0), vec3f(0.0), vec3f(0.0), 0u, 0u);
   let n = P.count;
   for (var base = 0u; base < n; base += WG) {
@@ -445,9 +579,9 @@ fn steerBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
   let b = sortedBoid(min(i, P.count - 1u));
-  let acc = gatherBrute(i, lid, b);
+  let acc = gatherBrute(i, lid, meWith(b.pos, b.vel.xyz));
   if (i < P.count) {
-    let next = integrate(b, acc);
+    let next = integrate(b, steering(safeVelocity(b.vel.xyz), acc));
     outState[i] = next.pos;
     outState[P.count + i] = next.vel;
     outNbr[i] = f32(acc.n);
@@ -459,7 +593,7 @@ fn countBrute(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
   let b = sortedBoid(min(i, P.count - 1u));
-  let acc = gatherBrute(i, lid, b);
+  let acc = gatherBrute(i, lid, meWith(b.pos, b.vel.xyz));
   if (i < P.count) {
     outCounts[u32(b.vel.w)] = acc.n;
   }

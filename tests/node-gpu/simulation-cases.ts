@@ -20,7 +20,13 @@ import { allFinite, checkCounts, checkTolerance, parityParams } from '../support
 /** Simulation options the checks pass through (workgroup size, specialisation, search tile, unrolling). */
 export type SimVariant = Pick<
   FlockSimulationOptions,
-  'workgroupSize' | 'specialise' | 'searchTile' | 'sortedLayout' | 'unroll'
+  | 'workgroupSize'
+  | 'specialise'
+  | 'searchTile'
+  | 'sortedLayout'
+  | 'unroll'
+  | 'splitIntegrate'
+  | 'flatSearch'
 >;
 
 async function withSim<T>(

@@ -70,6 +70,8 @@ describe('WebGPU simulation under Dawn', () => {
       }
       // The generic pipeline (every TERMS bit: the uniform decides) computes the same.
       await expectParity(device, cases[0]!.params, 10, { specialise: false });
+      // The H200's search (one flat loop, unrolled by 4) with the cone.
+      await expectParity(device, cases[2]!.params, 10, { flatSearch: true, unroll: 4 });
     },
   );
 
@@ -146,6 +148,18 @@ describe('WebGPU simulation under Dawn', () => {
     ],
     ['unrolled by 4', { unroll: 4 }],
     ['unrolled by 4, generic, blocks', { unroll: 4, specialise: false, sortedLayout: 'blocks' }],
+    ['unrolled by 2', { unroll: 2 }],
+    ['one flat loop over the rows, unrolled by 4', { flatSearch: true, unroll: 4 }],
+    ['one flat loop, plain, generic', { flatSearch: true, specialise: false }],
+    [
+      'one flat loop, unrolled by 2, blocks',
+      { flatSearch: true, unroll: 2, sortedLayout: 'blocks' },
+    ],
+    ['integrate split off', { splitIntegrate: true, unroll: 4 }],
+    [
+      'integrate split off, generic, flat',
+      { splitIntegrate: true, specialise: false, flatSearch: true },
+    ],
   ];
   for (const [name, variant] of searchVariants) {
     gpuTest(`search variant (${name}): same neighbour counts and steps`, async (device) => {

@@ -4,7 +4,7 @@
 // simulated time.
 import { describe, expect, test } from 'vitest';
 import { validateParams, type FlockParams } from '../../src/core/params';
-import { referenceStep, referenceSteps } from '../../src/core/reference';
+import { referenceStep, referenceSteps, viewConeK, viewConeSees } from '../../src/core/reference';
 import { flowAt, flowPhase, predatorPosition } from '../../src/core/behaviours';
 import { assignSpecies, initialState } from '../../src/core/state';
 import { handState, xyz } from '../support/hand-state';
@@ -473,6 +473,42 @@ describe('field of view', () => {
     const t = referenceStep(edge(1.01), base({ fieldOfView: 0 }));
     expectVec(xyz(t.velocities, 0), [3, 4, 0]);
     expect(t.velocities[3]).toBe(1);
+  });
+
+  test('the cone test without a root (dv |dv| >= d2 K) is d . v >= |d| |v| c, behind the boid too', () => {
+    // 270 degrees: c = cos 135 = -0.7071; K = |v|^2 c |c| = 9 * -0.5 = -4.5 for v = (3,0,0).
+    // A neighbour at 130 degrees off the heading (d = (cos 130, sin 130, 0)) is seen:
+    // dv |dv| = -(3 * 0.6428)^2 = -3.719 >= 1 * -4.5; one at 140 degrees is not: -(3 * 0.766)^2 =
+    // -5.281 < -4.5.
+    const k = viewConeK(9, 270);
+    expect(k).toBeCloseTo(-4.5, 12);
+    const at = (deg: number) => 3 * Math.cos((deg * Math.PI) / 180);
+    expect(viewConeSees(at(130), 1, k)).toBe(true);
+    expect(viewConeSees(at(140), 1, k)).toBe(false);
+    // 180 degrees: c = cos 90 ~ 6e-17, K ~ 0: the half space dv >= 0 (dv = 0.001 seen, -0.001 not).
+    expect(viewConeSees(0.001, 1, viewConeK(9, 180))).toBe(true);
+    expect(viewConeSees(-0.001, 1, viewConeK(9, 180))).toBe(false);
+    // Random offsets, headings and angles (a fixed LCG): the same answer as the root form wherever
+    // the two sides differ by more than rounding.
+    let x = 12345;
+    const rnd = () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x / 2 ** 32;
+    };
+    let checked = 0;
+    for (let n = 0; n < 20000; n++) {
+      const d = [rnd() * 4 - 2, rnd() * 4 - 2, rnd() * 4 - 2];
+      const v = [rnd() * 10 - 5, rnd() * 10 - 5, rnd() * 10 - 5];
+      const fov = rnd() * 360;
+      const dv = d[0]! * v[0]! + d[1]! * v[1]! + d[2]! * v[2]!;
+      const d2 = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
+      const v2 = v[0]! ** 2 + v[1]! ** 2 + v[2]! ** 2;
+      const rhs = Math.sqrt(d2 * v2) * Math.cos((fov * Math.PI) / 360);
+      if (Math.abs(dv - rhs) < 1e-9) continue;
+      expect(viewConeSees(dv, d2, viewConeK(v2, fov))).toBe(dv >= rhs);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(19900);
   });
 });
 
