@@ -1,6 +1,6 @@
 /**
  * How many boids a flock's backend holds at 60 and 30 fps on this device, measured: the
- * capacity search of src/core/capacity.ts over frames of a real flock (the steps the frame loop
+ * capacity search of src/core/capacity-search.ts over frames of a real flock (the steps the frame loop
  * takes to keep real time at that rate, then a draw, until the device finished). The benchmark
  * page, the demo's count probe and the element use this one measure.
  */
@@ -9,12 +9,12 @@ import {
   type CapacityProbe,
   type CapacityResult,
   type CapacitySearchOptions,
-} from './core/capacity';
+} from './core/capacity-search';
 import { rescaleForCount } from './core/presets';
 import type { Flock } from './index';
 
-export type { CapacityProbe, CapacityResult, CapacitySearchOptions } from './core/capacity';
-export { roundCount, searchCapacity, stepsPerFrame } from './core/capacity';
+export type { CapacityProbe, CapacityResult, CapacitySearchOptions } from './core/capacity-search';
+export { roundCount, searchCapacity, stepsPerFrame } from './core/capacity-search';
 
 /** Options of measureCapacity: the search's, and how one probe measures. */
 export interface CapacityOptions extends CapacitySearchOptions {

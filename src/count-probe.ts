@@ -17,7 +17,7 @@ export const PROBE_FPS = 30;
  * The count a probed flock starts at (before the probe measures it): small enough that a frame
  * costs little on any device (a software GPU takes tens of ms), so the probe never steps a
  * large count on a device that cannot hold it. Two significant figures, as the search rounds
- * its counts (src/core/capacity.ts roundCount), so the first probe needs no count change.
+ * its counts (src/core/capacity-search.ts roundCount), so the first probe needs no count change.
  */
 export const PROBE_START_COUNT = 2000;
 /** The fewest boids the probe offers (below it, the answer is this, said not to hold 30 fps). */

@@ -1,6 +1,6 @@
 // The capacity sentence and the device label of the benchmark page (src/bench/report.ts).
 import { describe, expect, test } from 'vitest';
-import type { CapacityResult } from '../../src/core/capacity';
+import type { CapacityResult } from '../../src/core/capacity-search';
 import {
   capacitySentence,
   deviceLabel,

@@ -1,8 +1,8 @@
-// The capacity search (src/core/capacity.ts) against frame costs worked out by hand: the count it
+// The capacity search (src/core/capacity-search.ts) against frame costs worked out by hand: the count it
 // reports holds the budget, the next one it measured does not, within the precision asked; its
 // bounds (probes, wall time, per-probe timeouts, the backend's cap) hold.
 import { describe, expect, test } from 'vitest';
-import { roundCount, searchCapacity, stepsPerFrame } from '../../src/core/capacity';
+import { roundCount, searchCapacity, stepsPerFrame } from '../../src/core/capacity-search';
 
 /** A device: fixed ms per frame, ms per boid per step, ms per boid drawn. */
 function device(fixedMs: number, stepUs: number, drawUs: number) {
