@@ -43,8 +43,8 @@ export function packLibrary(log = console.log) {
   }
   const tgz = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
   if (!tgz) throw new Error('npm pack wrote no tarball');
-  // The framework examples depend on file:../../.pack/frameworks/gpu-flock.tgz (a name that
-  // does not change with the version, so their committed lockfiles keep working).
+  // Every example depends on file:../../.pack/frameworks/gpu-flock.tgz (a name that does not
+  // change with the version, so the framework examples' committed lockfiles keep working).
   mkdirSync(join(packDir, 'frameworks'));
   copyFileSync(join(packDir, tgz), FRAMEWORK_TARBALL);
   return join(packDir, tgz);
@@ -197,6 +197,11 @@ export function unpinTarball(name) {
 
 if (process.argv.includes('--unpin-tarball')) {
   for (const name of Object.keys(FRAMEWORK_EXAMPLES)) unpinTarball(name);
+} else if (process.argv.includes('--pack-only')) {
+  // `npm run examples:pack`: only the tarball every example's package.json names
+  // (file:../../.pack/frameworks/gpu-flock.tgz), for `npm install` in an example (its README).
+  packLibrary();
+  console.log(`packed: ${FRAMEWORK_TARBALL}`);
 } else if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const tarball = prepareExamples();
   console.log(`examples built from ${tarball}`);

@@ -129,6 +129,38 @@ describe('README and docs links', () => {
     expect(checked).toBeGreaterThan(100);
   });
 
+  test('every examples/ folder has a README (install from the tarball, open it), and the Layout lists it', () => {
+    const examples = readdirSync(join(root, 'examples'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(examples.length).toBeGreaterThanOrEqual(8);
+    const layout = /## Layout\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const problems: string[] = [];
+    for (const name of examples) {
+      if (!files.has(`examples/${name}/README.md`)) {
+        problems.push(`examples/${name}: no README.md`);
+        continue;
+      }
+      const text = read(`examples/${name}/README.md`);
+      if (!/## Install/.test(text) || !text.includes('npm run examples:pack'))
+        problems.push(
+          `examples/${name}/README.md: no install section naming npm run examples:pack`,
+        );
+      if (!/## Open it/.test(text)) problems.push(`examples/${name}/README.md: no Open it section`);
+      const pkg = JSON.parse(read(`examples/${name}/package.json`)) as {
+        dependencies?: Record<string, string>;
+      };
+      // Installs without the registry: the tarball `npm run examples:pack` writes.
+      if (pkg.dependencies?.['gpu-flock'] !== 'file:../../.pack/frameworks/gpu-flock.tgz')
+        problems.push(
+          `examples/${name}/package.json: gpu-flock is ${pkg.dependencies?.['gpu-flock']}`,
+        );
+      if (!new RegExp(`^\\s+${name}/`, 'm').test(layout))
+        problems.push(`README Layout: no line for examples/${name}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   test('README names no path outside the repository, in links or in prose', () => {
     expect(readme).not.toMatch(/\.\.\/shared|\/work\/|file:\/\//);
     expect(readme).not.toMatch(/DESIGN\.md|GPU\.md/);
