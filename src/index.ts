@@ -70,6 +70,6 @@ export {
   warmupTimeStep,
   type WarmupPlan,
   type WarmupResult,
-} from './core/warmup';
+} from './core/warmup-runner';
 export { FrameCap } from './core/frame-clock';
 export type { PointerTarget } from './core/view';

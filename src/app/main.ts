@@ -41,7 +41,7 @@ import { boundedCount, estimateMs, MAX_FRAME_MS, type FrameCost } from '../core/
 import { probeCount, PROBE_START_COUNT, type CountProbe } from '../count-probe';
 import { embedCode } from '../element/embed-code';
 import { ELEMENT_VIEW_DEFAULTS } from '../element/attributes';
-import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup';
+import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup-runner';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui } from './param-gui';

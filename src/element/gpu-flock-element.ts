@@ -30,7 +30,7 @@ import {
   warmupPlan,
   WARMUP_BUDGET_MS,
   type WarmupResult,
-} from '../core/warmup';
+} from '../core/warmup-runner';
 import type { CountProbe } from '../count-probe';
 import {
   ELEMENT_ATTRIBUTES,

@@ -14,7 +14,7 @@
  * Owns nothing (pure functions and constants).
  */
 import type { FlockParams } from '../core/params';
-import { WARMUP_MAX_TIME_STEP, warmupTimeStep } from '../core/warmup';
+import { WARMUP_MAX_TIME_STEP, warmupTimeStep } from '../core/warmup-runner';
 
 /** Simulated seconds to form, in units of 1/lambda (see above), by dimensions. */
 export const FORM_ENCOUNTERS = { 2: 14, 3: 9 } as const;
@@ -22,7 +22,7 @@ export const FORM_ENCOUNTERS = { 2: 14, 3: 9 } as const;
 export const STILL_MIN_SECONDS = 3;
 /** Nor longer (simulated seconds): a very sparse flock shows what it has formed by then. */
 export const STILL_MAX_SECONDS = 40;
-/** The warm-up's largest step, s (the schema's largest timeStep; src/core/warmup.ts). */
+/** The warm-up's largest step, s (the schema's largest timeStep; src/core/warmup-runner.ts). */
 export const STILL_MAX_TIME_STEP = WARMUP_MAX_TIME_STEP;
 /**
  * Wall-clock bound on the warm-up, ms: past it the element draws the state it has reached. At
@@ -41,7 +41,7 @@ export interface StillPlan {
   /** Simulated seconds the flock needs to form, in [STILL_MIN_SECONDS, STILL_MAX_SECONDS]. */
   seconds: number;
   /**
-   * Step used for the warm-up, s: warmupTimeStep(params) (src/core/warmup.ts), the step of
+   * Step used for the warm-up, s: warmupTimeStep(params) (src/core/warmup-runner.ts), the step of
    * every unseen warm-up.
    */
   timeStep: number;

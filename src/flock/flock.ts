@@ -24,7 +24,7 @@ import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { validateState, type FlockState } from '../core/state';
 import { resolvedShape, validateView, type ViewOptions } from '../core/view';
-import type { WarmupResult } from '../core/warmup';
+import type { WarmupResult } from '../core/warmup-runner';
 import { Animation } from './animation';
 import type { BackendHost, BackendProvider, DebugHooks, HostOptions } from './backend-host';
 import { CommandQueue } from './command-queue';
@@ -404,7 +404,7 @@ export class Flock extends EventTarget {
   /**
    * @internal view.warmup before the first frame (createFlock): flown unseen in chunks that yield
    * to the page, bounded by WARMUP_BUDGET_MS of wall time, then shown as reached (runWarmup,
-   * src/core/warmup.ts).
+   * src/core/warmup-runner.ts).
    */
   _warmUp(): Promise<WarmupResult> {
     const keepGoing = () => !this._epoch.disposed;

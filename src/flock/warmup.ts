@@ -1,7 +1,7 @@
 /**
  * view.warmup before the first frame (DESIGN.md section 7): the flock flown unseen in chunks that
  * yield to the page, bounded by WARMUP_BUDGET_MS of wall time, then shown as reached (runWarmup
- * and warmupPlan in src/core/warmup.ts). Talks to the flock through WarmupTarget (it does not
+ * and warmupPlan in src/core/warmup-runner.ts). Talks to the flock through WarmupTarget (it does not
  * import flock.ts).
  */
 import type { FlockParams } from '../core/params';
@@ -13,7 +13,7 @@ import {
   WARMUP_BUDGET_MS,
   type WarmupResult,
   type WarmupTarget,
-} from '../core/warmup';
+} from '../core/warmup-runner';
 
 /**
  * Flies `flock` from its simulated time up to `seconds` (view.warmup).

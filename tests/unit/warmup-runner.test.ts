@@ -1,8 +1,13 @@
-// The unseen warm-up (src/core/warmup.ts): its step, its plan, and the runner's chunks and wall
+// The unseen warm-up (src/core/warmup-runner.ts): its step, its plan, and the runner's chunks and wall
 // bound, driven by a fake flock on a fake clock.
 import { describe, expect, test } from 'vitest';
 import { defaultParams, validateParams } from '../../src/core/params';
-import { runWarmup, warmupPlan, warmupTimeStep, type WarmupTarget } from '../../src/core/warmup';
+import {
+  runWarmup,
+  warmupPlan,
+  warmupTimeStep,
+  type WarmupTarget,
+} from '../../src/core/warmup-runner';
 
 /** A flock whose steps cost `msPerStep` on a fake clock; it records its calls. */
 function fakeFlock(msPerStep: number) {
