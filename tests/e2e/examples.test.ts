@@ -235,7 +235,8 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
     expect([...imports].sort()).toEqual(['gl-matrix/esm/mat4.js', 'gl-matrix/esm/vec3.js']);
     // gpu-flock.element.js is ONE self-contained file: no import of anything (static or dynamic),
     // no sibling chunk; only the cpu worker is its own file, by new URL(..., import.meta.url).
-    expect(list.filter((f) => /^dist\/gpu-flock\./.test(f)).sort()).toEqual([
+    // (Beside them only their declarations, gpu-flock.element.d.ts and gpu-flock.cpu-worker.d.ts.)
+    expect(list.filter((f) => /^dist\/gpu-flock\.[^/]*\.js$/.test(f)).sort()).toEqual([
       'dist/gpu-flock.cpu-worker.js',
       'dist/gpu-flock.element.js',
     ]);
