@@ -14,6 +14,11 @@
  * 5. when check or apply fails (but not for dispose()), `undo` puts back what the caller sees
  *    and, for a `reported` call, the flock fires 'error' (a caller who never awaits it learns).
  *
+ * Not commands, on purpose: render() draws the state as it is now (it never waits behind queued
+ * work); the frame loop's own steps go to the journal between queued calls (animation.ts);
+ * timings() and drawMode read or set the live backend at once; setView and pointer() reach no
+ * backend (pointer() changes attractor parameters through setParams).
+ *
  * To add a call: docs/how-to-add-a-call.md.
  */
 import type { Backend } from '../backend';
