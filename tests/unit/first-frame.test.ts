@@ -4,7 +4,7 @@ import {
   FIRST_FRAME_MS,
   firstFrameWarmupBudget,
   WARMUP_BUDGET_MS,
-} from '../../src/core/warmup';
+} from '../../src/core/warmup-runner';
 
 describe('the first frame (issue 27)', () => {
   test('the element and demo warm up 3 s in 2D, 2 s in 3D (DESIGN section 7)', () => {
