@@ -17,7 +17,7 @@ import type { DeviceLimits } from '../core/limits';
 import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import type { Epoch } from './epoch';
-import { messageOf, safeDispose } from './errors';
+import { messageOf, safeDispose } from './run-errors';
 import type { Journal } from './journal';
 import type { FlockSurface } from './surface';
 

@@ -9,7 +9,7 @@
 import type { Backend } from '../backend';
 import type { Command, CommandContext, Rung } from './commands';
 import type { Epoch } from './epoch';
-import { isDisposed } from './errors';
+import { isDisposed } from './run-errors';
 import type { Journal } from './journal';
 
 /** What the queue needs of recovery (recovery.ts's Recovery; a test's stand-in). */

@@ -25,7 +25,7 @@ import type { Backend } from '../backend';
 import { validateParams, type FlockParams } from '../core/params';
 import { assignSpecies, cloneState, initialState, type FlockState } from '../core/state';
 import { yieldToPage, type Epoch } from './epoch';
-import { countError, disposedError } from './errors';
+import { countError, disposedError } from './run-errors';
 import type { Journal } from './journal';
 
 /** The rung a command meets: at the call (when a backend is up then) and at its turn. */

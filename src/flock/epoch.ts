@@ -3,7 +3,7 @@
  * an older epoch was cut short; `guard` turns "cut short" into a prompt rejection, so no promise
  * of the flock waits on a device that is gone.
  */
-import { disposedError, lostError } from './errors';
+import { disposedError, lostError } from './run-errors';
 
 export class Epoch {
   private _value = 0;

@@ -30,7 +30,7 @@ import type { BackendHost, BackendProvider, DebugHooks, HostOptions } from './ba
 import { CommandQueue } from './command-queue';
 import * as calls from './commands';
 import { Epoch } from './epoch';
-import { disposedError } from './errors';
+import { disposedError } from './run-errors';
 import type { FrameSource } from './frame-loop';
 import { Journal } from './journal';
 import {

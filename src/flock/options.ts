@@ -12,7 +12,7 @@ import { defaultParams, needsReinit, validateParams, type FlockParams } from '..
 import type { OrbitCamera } from '../core/render-math';
 import { validateState, type FlockState } from '../core/state';
 import { defaultView, validateView, type ViewOptions } from '../core/view';
-import { messageOf } from './errors';
+import { messageOf } from './run-errors';
 
 /** Capability names `disable` accepts, to force any rung of the ladder on any machine. */
 export const DISABLE_NAMES = [

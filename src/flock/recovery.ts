@@ -24,7 +24,7 @@ import type { FlockParams } from '../core/params';
 import type { FlockState } from '../core/state';
 import { BackendHost, type BackendProvider, type HostOptions } from './backend-host';
 import type { Epoch } from './epoch';
-import { disposedError, lostError, messageOf, safeDispose } from './errors';
+import { disposedError, lostError, messageOf, safeDispose } from './run-errors';
 import type { Journal, Snapshot } from './journal';
 import type { BackendChoice, RecoveryDetail } from './options';
 import type { FlockSurface } from './surface';

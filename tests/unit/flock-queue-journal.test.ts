@@ -6,7 +6,7 @@ import { defaultParams, type FlockParams } from '../../src/core/params';
 import { CommandQueue, type QueueBackends } from '../../src/flock/command-queue';
 import { stepCommand, type Command } from '../../src/flock/commands';
 import { Epoch } from '../../src/flock/epoch';
-import { disposedError } from '../../src/flock/errors';
+import { disposedError } from '../../src/flock/run-errors';
 import { Journal } from '../../src/flock/journal';
 import { snapshotFor } from '../../src/flock/recovery';
 import { FlockError, initialState } from '../../src/index';
