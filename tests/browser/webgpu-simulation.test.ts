@@ -9,6 +9,7 @@ import {
   expectDegenerateFinite,
   expectNeighborCounts,
   expectParity,
+  expectEveryShaderMessage,
   expectShaderErrorLocation,
   expectSortedKeys,
 } from '../node-gpu/simulation-cases';
@@ -73,5 +74,9 @@ describe('WebGPU simulation in Chromium', () => {
 
   test('a broken WGSL line is reported with its file and line', async () => {
     await expectShaderErrorLocation(device);
+  });
+
+  test('a WGSL warning and an error in two files: the ShaderError carries both, each at its file:line', async () => {
+    await expectEveryShaderMessage(device);
   });
 });

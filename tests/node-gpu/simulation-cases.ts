@@ -9,7 +9,7 @@ import type { FlockParams } from '../../src/core/params';
 import { buildCellLists, neighborCounts, referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
 import { ShaderError } from '../../src/core/shader-source';
-import { WGSL_FILES } from '../../src/webgpu/shaders';
+import { WGSL_FILES, createCheckedModule } from '../../src/webgpu/shaders';
 import {
   createFlockSimulation,
   type FlockSimulation,
@@ -261,6 +261,42 @@ export async function expectShaderErrorLocation(device: GPUDevice): Promise<void
   expect(se.file).toBe('common.wgsl');
   expect(se.line).toBe(at);
   expect(se.message).toContain(`common.wgsl:${at}:`);
+}
+
+/**
+ * Two compiler messages in two files: a warning in an included chunk (code after a return is
+ * unreachable) and an error in the file that includes it (an unresolved name). WGSL compilers stop
+ * at the first error, so the first is a warning; the ShaderError carries both (not only the
+ * first), each at its own file, line and column, and names the error's file and line.
+ */
+export async function expectEveryShaderMessage(device: GPUDevice): Promise<void> {
+  const files = {
+    'chunk.wgsl': ['fn helper(x: f32) -> f32 {', '  return x;', '  let dead = x * 2.0;', '}'].join(
+      '\n',
+    ),
+    'two-messages.wgsl': [
+      '#include "chunk.wgsl"',
+      '@compute @workgroup_size(1)',
+      'fn main() {',
+      '  let b = helper(missingName);',
+      '}',
+    ].join('\n'),
+  };
+  let err: unknown = null;
+  try {
+    await createCheckedModule(device, 'two-messages.wgsl', files);
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(ShaderError);
+  const se = err as ShaderError;
+  expect([se.file, se.line]).toEqual(['two-messages.wgsl', 4]);
+  expect(se.messages.map((m) => `${m.type} ${m.file}:${m.line}`)).toEqual([
+    'warning chunk.wgsl:3',
+    'error two-messages.wgsl:4',
+  ]);
+  expect(se.messages[1]!.text).toContain('missingName');
+  for (const m of se.messages) expect(se.message).toContain(`${m.file}:${m.line}:${m.column}: `);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   expectNeighborCounts,
   type SimVariant,
   expectParity,
+  expectEveryShaderMessage,
   expectShaderErrorLocation,
   expectSortedKeys,
   latticeState,
@@ -215,4 +216,11 @@ describe('WebGPU simulation under Dawn', () => {
   gpuTest('a broken WGSL line is reported with its file and line', async (device) => {
     await expectShaderErrorLocation(device);
   });
+
+  gpuTest(
+    'a WGSL warning and an error in two files: the ShaderError carries both',
+    async (device) => {
+      await expectEveryShaderMessage(device);
+    },
+  );
 });
