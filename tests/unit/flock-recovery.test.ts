@@ -83,7 +83,10 @@ describe('every promise settles', () => {
     expect(e.detail.from).toBe('webgl2');
     expect(e.detail.to).toBe('webgl2-tf');
     expect(e.detail.lostSteps).toBe(0);
-    expect(e.detail.reason).toMatch(/not restored within 0.04 s/);
+    // At least the 40 ms asked for; more when the rung took over 13 ms to start (3 x its start
+    // time, RESTORE_PER_START), which a loaded machine can make it.
+    const said = Number(/not restored within ([\d.]+) s/.exec(e.detail.reason)![1]);
+    expect(said).toBeGreaterThanOrEqual(0.04);
     expect(f.flock.backend).toBe('webgl2-tf');
     expect(f.flock.fallbackReasons.webgl2).toMatch(/^lost at run time/);
     expect(f.backends.created[0]!.disposed).toBe(true);
