@@ -6,19 +6,9 @@
 // boid shorter on screen than uLook.w pixels becomes a camera-facing dot (its first 6 vertices;
 // the rest collapse onto one point and draw nothing).
 
-uniform vec4 uMesh[36];      // MAX_MESH_VERTICES * 2: xyz + part, normal xyz + 0
-uniform int uShape;          // SHAPE_CODE: 0 arrow, 1 bird, 2 fish, 3 dot
-uniform vec3 uClock;         // lookClock: the oscillators' phases (rad)
-uniform vec4 uLook;          // flap, lighting, fog, lodPixels
-uniform vec3 uLightDir;      // unit, world
-uniform vec3 uSkyDir;
-uniform vec3 uLightColor;
-uniform vec3 uSkyColor;
-uniform vec3 uGroundColor;
-uniform vec3 uEye;
-uniform vec3 uCamForward;
-uniform vec3 uFog;           // fogNear, fogInvSpan, pxPerUnit
-uniform vec2 uViewport;      // device pixels
+// The drawing uniforms (uMesh, uShape, uClock, uLook, uLightDir, uSkyDir, uLightColor, uSkyColor,
+// uGroundColor, uFog, uEye, uForward, uViewport), generated from src/core/look-uniforms.ts.
+#include "look-uniforms.gen.glsl"
 
 const float LOOK_TWO_PI = 6.28318530718;
 // src/core/look.ts DIHEDRAL, MAX_WING, GLIDE, WING_LIMIT, MAX_TAIL, FISH_CRUISE, TAIL_PIVOT,
@@ -87,7 +77,7 @@ void boidLook(vec3 p, vec3 v, float id, vec3 base, int corner, float size, mat4 
   vec3 world;
   vec3 n;
   quad = vec3(0.0);
-  if (uShape == 3 || (uLook.w > 0.0 && lengthPx < uLook.w)) {
+  if (uShape == 3u || (uLook.w > 0.0 && lengthPx < uLook.w)) {
     // A camera-facing dot: the first 6 corners; the others sit on its centre (no area), and
     // return before the shading: a far bird costs its 6 dot corners, not its whole mesh.
     if (corner >= 6) {
@@ -95,7 +85,7 @@ void boidLook(vec3 p, vec3 v, float id, vec3 base, int corner, float size, mat4 
       color = vec4(0.0);
       return;
     }
-    float r = max((uShape == 3 ? DOT_RADIUS : LOD_DOT) * lengthPx, MIN_DOT_PX);
+    float r = max((uShape == 3u ? DOT_RADIUS : LOD_DOT) * lengthPx, MIN_DOT_PX);
     vec2 q = corner < 6 ? DOT_CORNERS[corner] : vec2(0.0);
     clip = centre;
     clip.xy += q * r * 2.0 / uViewport * centre.w;
@@ -137,6 +127,6 @@ void boidLook(vec3 p, vec3 v, float id, vec3 base, int corner, float size, mat4 
     if (dot(n, uEye - world) < 0.0) n = -n;
   }
   vec3 lit = shadeLook(base, n);
-  float f = uLook.z * clamp((dot(world - uEye, uCamForward) - uFog.x) * uFog.y, 0.0, 1.0);
+  float f = uLook.z * clamp((dot(world - uEye, uForward) - uFog.x) * uFog.y, 0.0, 1.0);
   color = vec4(lit * (1.0 - f), 1.0 - f);
 }

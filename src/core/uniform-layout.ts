@@ -38,6 +38,11 @@ const TYPES: Record<UniformType, TypeInfo> = {
   mat4x4f: { size: 64, align: 16, kind: 'f', components: 16, glsl: 'mat4' },
 };
 
+/** The GLSL ES 3.00 type of a uniform type (`vec3f` -> `vec3`). */
+export function glslType(type: UniformType): string {
+  return TYPES[type].glsl;
+}
+
 /**
  * One field: its name (the same in WGSL and GLSL) and type, and how to read its value from the
  * source object. With `length`, an array (vec4f or vec4u only) whose value is length * 4 numbers.

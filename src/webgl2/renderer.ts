@@ -15,7 +15,8 @@
  */
 import type { RenderView } from '../backend';
 import type { FlockParams } from '../core/params';
-import { MAX_MESH_VERTICES, MESHES, SHAPE_CODE, lookFrame, meshVertices } from '../core/look';
+import { lookFrame, meshVertices } from '../core/look';
+import { lookUniformValues } from '../core/look-uniforms';
 import { SCENE_COLORS, viewBasis } from '../core/render-math';
 import { defaultScene, type RenderScene } from '../core/scene';
 import type { PassEnv } from './pass-env';
@@ -24,14 +25,6 @@ import { useProgram } from './program';
 
 export type DrawMode = 'instanced' | 'vertex-id';
 
-/** Each shape's mesh as look.glsl's uMesh (vec4[2 * MAX_MESH_VERTICES]), zero-padded. */
-const MESH_UNIFORMS = Object.fromEntries(
-  Object.entries(MESHES).map(([shape, m]) => {
-    const out = new Float32Array(8 * MAX_MESH_VERTICES);
-    out.set(m);
-    return [shape, out];
-  }),
-) as Record<keyof typeof MESHES, Float32Array>;
 /** How far a sphere's quad reaches, in radii (its perspective silhouette stays inside). */
 const SPHERE_PAD_3D = 1.6;
 
@@ -232,7 +225,7 @@ export function runDraw(
   gl.bindVertexArray(null);
 }
 
-/** look.glsl's uniforms for one frame (src/core/look.ts lookFrame). */
+/** look.glsl's uniforms for one frame: the look table's values (src/core/look-uniforms.ts). */
 function lookUniforms(
   params: FlockParams,
   scene: RenderScene,
@@ -240,22 +233,8 @@ function lookUniforms(
   basis: ReturnType<typeof viewBasis>,
   time: number,
 ): Record<string, unknown> {
-  const f = lookFrame(params, scene.shape, scene.light, basis, view.viewProj, view.height, time);
-  return {
-    uMesh: MESH_UNIFORMS[scene.shape],
-    uShape: SHAPE_CODE[scene.shape],
-    uClock: f.clock,
-    uLook: [scene.flap, scene.lighting, scene.fog, scene.lodPixels],
-    uLightDir: f.lightDir,
-    uSkyDir: f.skyDir,
-    uLightColor: f.lightColor,
-    uSkyColor: f.skyColor,
-    uGroundColor: f.groundColor,
-    uEye: basis.eye,
-    uCamForward: basis.forward,
-    uFog: [f.fogNear, f.fogInvSpan, f.pxPerUnit],
-    uViewport: [view.width, view.height],
-  };
+  const look = lookFrame(params, scene.shape, scene.light, basis, view.viewProj, view.height, time);
+  return lookUniformValues({ scene, look, basis, width: view.width, height: view.height });
 }
 
 /**

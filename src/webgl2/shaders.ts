@@ -1,9 +1,11 @@
 /**
  * The GLSL ES 3.00 shader files of glsl/, by file name (no folder), as `resolveShader` takes them,
- * plus the generated chunk `flock-params.gen.glsl` (the uniform blocks and switches of the term
- * table, src/core/terms.ts). Vite inlines the files at build time, so they ship with the library.
+ * plus the generated chunks `flock-params.gen.glsl` (the uniform blocks and switches of the term
+ * table, src/core/terms.ts) and `look-uniforms.gen.glsl` (the drawing uniforms of the look table,
+ * src/core/look-uniforms.ts). Vite inlines the files at build time, so they ship with the library.
  */
 import { flockParamsGlsl } from '../core/terms';
+import { lookUniformsGlsl } from '../core/look-uniforms';
 
 const modules = import.meta.glob('../../glsl/*.glsl', {
   query: '?raw',
@@ -16,4 +18,5 @@ export const GLSL_FILES: Readonly<Record<string, string>> = {
     Object.entries(modules).map(([path, text]) => [path.slice(path.lastIndexOf('/') + 1), text]),
   ),
   'flock-params.gen.glsl': flockParamsGlsl(),
+  'look-uniforms.gen.glsl': lookUniformsGlsl(),
 };

@@ -164,7 +164,7 @@ fn dotCorner(corner: u32) -> vec2f {
 fn boidLook(p: vec3f, v: vec3f, id: f32, base: vec3f, corner: u32, size: f32) -> VertexOut {
   var out: VertexOut;
   let centre = toClip(p);
-  let lengthPx = size * R.pxPerUnit / max(centre.w, 1e-6);
+  let lengthPx = size * R.fog.z / max(centre.w, 1e-6);
   var world = p;
   var n: vec3f;
   out.quad = vec3f(0.0);
@@ -231,7 +231,7 @@ fn boidLook(p: vec3f, v: vec3f, id: f32, base: vec3f, corner: u32, size: f32) ->
     }
   }
   let lit = shadeLook(base, n);
-  let f = R.look.z * clamp((dot(world - R.eye, R.forward) - R.fogNear) * R.fogInvSpan, 0.0, 1.0);
+  let f = R.look.z * clamp((dot(world - R.eye, R.forward) - R.fog.x) * R.fog.y, 0.0, 1.0);
   out.color = vec4f(lit * (1.0 - f), 1.0 - f);
   return out;
 }

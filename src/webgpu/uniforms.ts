@@ -7,7 +7,8 @@
  */
 import { COLOR_TABLE_SIZE, SCENE_COLORS, type ViewBasis } from '../core/render-math';
 import type { RenderScene } from '../core/scene';
-import { MAX_MESH_VERTICES, MESHES, SHAPE_CODE, meshVertices, type LookFrame } from '../core/look';
+import { meshVertices, type LookFrame } from '../core/look';
+import { lookFields } from '../core/look-uniforms';
 import { MAX_OBSTACLES, MAX_PREDATORS } from '../core/params';
 import { defineUniforms } from '../core/uniform-layout';
 import { simParamsWgsl, stepParamsWgsl, switchesWgsl } from '../core/terms';
@@ -54,13 +55,11 @@ function vec4s(data: ArrayLike<number>, n: number): Float32Array {
  */
 export const RENDER_UNIFORMS = defineUniforms<RenderUniformSource>('RenderParams', [
   { name: 'viewProj', type: 'mat4x4f', value: (s) => s.viewProj },
-  { name: 'eye', type: 'vec3f', value: (s) => s.basis.eye },
   { name: 'boidSize', type: 'f32', value: (s) => s.boidSize },
   { name: 'right', type: 'vec3f', value: (s) => s.basis.right },
   { name: 'minSpeed', type: 'f32', value: (s) => s.minSpeed },
   { name: 'up', type: 'vec3f', value: (s) => s.basis.up },
   { name: 'maxSpeed', type: 'f32', value: (s) => s.maxSpeed },
-  { name: 'forward', type: 'vec3f', value: (s) => s.basis.forward },
   { name: 'dimensions', type: 'u32', value: (s) => s.dimensions },
   { name: 'color', type: 'vec3f', value: (s) => s.scene.color },
   { name: 'colorMode', type: 'u32', value: (s) => s.scene.colorMode },
@@ -89,29 +88,9 @@ export const RENDER_UNIFORMS = defineUniforms<RenderUniformSource>('RenderParams
     length: 4,
     value: (s) => s.scene.ramp.flatMap((c) => [c[0], c[1], c[2], 1]),
   },
-  {
-    name: 'mesh',
-    type: 'vec4f',
-    length: 2 * MAX_MESH_VERTICES,
-    value: (s) => vec4s(MESHES[s.scene.shape], 2 * MAX_MESH_VERTICES),
-  },
-  {
-    name: 'look',
-    type: 'vec4f',
-    value: (s) => [s.scene.flap, s.scene.lighting, s.scene.fog, s.scene.lodPixels],
-  },
-  { name: 'clock', type: 'vec3f', value: (s) => s.look.clock },
-  { name: 'shape', type: 'u32', value: (s) => SHAPE_CODE[s.scene.shape] },
-  { name: 'lightDir', type: 'vec3f', value: (s) => s.look.lightDir },
   { name: 'verts', type: 'u32', value: (s) => meshVertices(s.scene.shape) },
-  { name: 'skyDir', type: 'vec3f', value: (s) => s.look.skyDir },
-  { name: 'pxPerUnit', type: 'f32', value: (s) => s.look.pxPerUnit },
-  { name: 'lightColor', type: 'vec3f', value: (s) => s.look.lightColor },
-  { name: 'fogNear', type: 'f32', value: (s) => s.look.fogNear },
-  { name: 'skyColor', type: 'vec3f', value: (s) => s.look.skyColor },
-  { name: 'fogInvSpan', type: 'f32', value: (s) => s.look.fogInvSpan },
-  { name: 'groundColor', type: 'vec3f', value: (s) => s.look.groundColor },
-  { name: 'viewport', type: 'vec2f', value: (s) => [s.width, s.height] },
+  // The drawing uniforms of the look table (src/core/look-uniforms.ts; eye and forward among them).
+  ...lookFields<RenderUniformSource>(),
   {
     name: 'obstacles',
     type: 'vec4f',
