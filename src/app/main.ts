@@ -73,6 +73,8 @@ declare global {
       /** The `<gpu-flock ...>` line of the current state ("Copy embed code"). */
       embed: () => string;
       debug: DebugLayer;
+      /** Settles once the last Scene-menu choice has its count (the probe ran). */
+      presetApplied: () => Promise<void>;
     };
   }
 }
@@ -279,29 +281,35 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     const count = boundedCount(cost, wanted);
     if (count < wanted) {
       const n = (x: number) => x.toLocaleString('en-US');
-      overlay.setCountNote(
+      countNote =
         `${n(wanted)} boids asked; ${n(count)} run: about ${estimateMs(cost, wanted).toFixed(0)} ms ` +
-          `a frame estimated for ${n(wanted)} here (limit ${MAX_FRAME_MS} ms, so the page keeps answering)`,
-        count,
-      );
+        `a frame estimated for ${n(wanted)} here (limit ${MAX_FRAME_MS} ms, so the page keeps answering)`;
+      overlay.setCountNote(countNote, count);
     }
     return count;
   };
+  /** The note of the last count `bounded` cut (the GUI row says it: what the count became). */
+  let countNote: string | null = null;
 
   /** A count the demo's way, as measured (not bounded): under scaleBox the box moves with it. */
   const setCountAsScene = (count: number) =>
     flock.setParams(state.scaleBox ? rescaleForCount(flock.params, count) : { count });
 
-  /** setParams the demo's way: under scaleBox, count and dimensions move the box too. */
-  const setParams = (partial: Partial<FlockParams>) => {
+  /**
+   * setParams the demo's way: under scaleBox, count and dimensions move the box too.
+   * @returns what a count became when it was cut (bounded), else null
+   */
+  const setParams = (partial: Partial<FlockParams>): string | null => {
     const next = { ...partial };
+    countNote = null;
     if (next.count !== undefined && next.count > flock.params.count) {
       next.count = bounded(next.count);
     }
+    const note = countNote;
     if (next.boundsMin !== undefined || next.boundsMax !== undefined) {
       flock.setParams(next);
       state.scaleBox = false;
-      return;
+      return note;
     }
     if (state.scaleBox && next.dimensions !== undefined) {
       const dims = next.dimensions;
@@ -312,9 +320,12 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       Object.assign(next, rescaleForCount(flock.params, next.count));
     }
     flock.setParams(next);
+    return note;
   };
 
   let gui: ParamGui;
+  /** The last Scene-menu choice, settled once its count is probed (window.demo.presetApplied). */
+  let presetApplied: Promise<void> = Promise.resolve();
   const actions = {
     togglePause() {
       if (flock.running) flock.stop();
@@ -357,14 +368,17 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       } else done();
     },
     applyPreset(name: string) {
-      try {
-        applyPreset(name === '' ? null : (name as PresetName));
-      } catch (e) {
-        overlay.addRuntimeError(messageOf(e));
-      }
-      gui.sync();
-      updateCaption();
-      redrawIfPaused();
+      const done = () => {
+        gui.sync();
+        updateCaption();
+        redrawIfPaused();
+      };
+      // A new scene: the rows' messages were about values it replaces.
+      gui.clearMessages();
+      presetApplied = applyPreset(name === '' ? null : (name as PresetName))
+        .catch((e: unknown) => overlay.addRuntimeError(messageOf(e)))
+        .finally(done);
+      done();
     },
     switchBackend(choice: string) {
       state.backendChoice = choice;
@@ -381,24 +395,31 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     },
   };
 
-  /** A preset over the defaults (null: the default scene), the box from its density. */
-  const applyPreset = (name: PresetName | null) => {
+  /**
+   * A preset over the defaults (null: the default scene), the box from its density, and its
+   * count by the rule a preset named in the URL gets (probeScene: the count probe from the small
+   * start count up to the preset's count), so Scene -> Stress and ?preset=stress run the same
+   * count on a device (issue 31 item 3; before, the menu took the frame-cost bound instead).
+   */
+  const applyPreset = async (name: PresetName | null) => {
     const limit = flock.maxCount > 0 ? flock.maxCount : Infinity;
-    // The preset's count as far as this device's measured frame cost allows (Stress: 2^20).
-    const max = name ? bounded(presetOptions(name, limit).params.count!) : limit;
     let next: Partial<FlockParams>;
     let view: Record<string, unknown> = {};
     if (name) {
-      const o = presetOptions(name, max);
+      const o = presetOptions(name, limit);
       next = { ...defaultParams(), ...o.params };
       view = o.view;
       state.density = PRESETS[name].density;
     } else {
       const d = defaultParams();
-      const count = Math.min(d.count, max);
+      const count = Math.min(d.count, limit);
       state.density = SCENE_DENSITY[d.dimensions];
       next = { ...d, count, ...sceneBounds(count, d.dimensions, state.density) };
     }
+    const sceneCount = next.count!;
+    // The probe's small start count first (never a step of the Stress preset's million boids).
+    const start = Math.min(PROBE_START_COUNT, sceneCount);
+    Object.assign(next, sceneBounds(start, next.dimensions ?? 3, state.density), { count: start });
     // Keep the grid build the running backend uses.
     delete next.sort;
     flock.setParams(next);
@@ -408,6 +429,34 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     state.preset = name;
     state.scaleBox = true;
     flock.camera = defaultCamera(flock.params);
+    overlay.setStatus(
+      `measuring how many boids this device holds for ${name ? PRESETS[name].title : 'the default scene'}…`,
+    );
+    try {
+      await probeScene(sceneCount);
+    } finally {
+      overlay.setStatus('');
+    }
+  };
+
+  /**
+   * The count rule of a scene whose count the URL does not fix, at boot and from the Scene menu:
+   * the count probe (src/count-probe.ts) from the flock's count up to `sceneCount`; a device that
+   * holds the scene's count at 30 fps gets it, any other the largest count measured to hold 30
+   * fps (or the fewest offered), and the overlay says so.
+   */
+  const probeScene = async (sceneCount: number) => {
+    const phone = isSmallTouchScreen();
+    const probe = await probeCount(flock, { maxCount: sceneCount, setCount: setCountAsScene });
+    frameCost = probe.cost;
+    if (probe.count !== flock.params.count) await setCountAsScene(probe.count);
+    if (phone || !probe.capped) {
+      state.probe = probe;
+      overlay.setProbe(probeMessage(probe, phone), probe.count, probeNote(probe));
+    } else {
+      delete state.probe;
+      overlay.setProbe('', -1, '');
+    }
   };
 
   const makeGui = () =>
@@ -426,7 +475,14 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   gui = makeGui();
   new OrbitControls(container, flock, redrawIfPaused);
   const debug = new DebugLayer(flock, container);
-  window.demo = { state, gui: () => gui, link, embed, debug };
+  window.demo = {
+    state,
+    gui: () => gui,
+    link,
+    embed,
+    debug,
+    presetApplied: () => presetApplied,
+  };
   // A click (no drag) on a boid picks it: its radii and neighbours are drawn (pickedBoid).
   // A tap on empty sky picks nothing, which clears: a touch screen has no Escape key.
   const clears = matchMedia('(pointer: coarse)').matches
@@ -495,16 +551,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   // from the small start count, up to the scene's count. A device that holds the scene's count at
   // 30 fps gets it; any other (a phone, an old laptop, a software GPU) gets the largest count
   // measured to hold 30 fps, and the overlay says so. ?count=N always wins.
-  if (!urlHasCount) {
-    const phone = isSmallTouchScreen();
-    const probe = await probeCount(flock, { maxCount: sceneCount, setCount: setCountAsScene });
-    frameCost = probe.cost;
-    if (probe.count !== flock.params.count) await setCountAsScene(probe.count);
-    if (phone || !probe.capped) {
-      state.probe = probe;
-      overlay.setProbe(probeMessage(probe, phone), probe.count, probeNote(probe));
-    }
-  }
+  if (!urlHasCount) await probeScene(sceneCount);
   if (density > 0) flock.setView({ density });
   // The warm-up, unseen (DESIGN section 7): the first frame shows a formed flock.
   try {

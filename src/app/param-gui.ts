@@ -96,8 +96,12 @@ export interface GuiActions {
   applyPreset(name: string): void;
   /** Reopens the page on another backend (keeping the state). */
   switchBackend(choice: string): void;
-  /** Changes parameters the demo's way (count and dimensions move the box under scaleBox). */
-  setParams(partial: Partial<FlockParams>): void;
+  /**
+   * Changes parameters the demo's way (count and dimensions move the box under scaleBox).
+   * @returns a note when the flock runs another value than the one asked for (a count cut to
+   *   what this device draws in time), said under the row; null otherwise
+   */
+  setParams(partial: Partial<FlockParams>): string | null | void;
   setScaleBox(on: boolean): void;
 }
 
@@ -120,7 +124,10 @@ interface Row {
   target: 'params' | 'view';
   controllers: GUIController[];
   li: HTMLElement;
+  /** The message under the row: a rejection ('error') or what a value became ('note'). */
   error: HTMLElement | null;
+  /** The row's value (JSON) when the message was shown: once it changes, the message goes. */
+  errorFor?: string;
 }
 
 type ViewFlock = Flock & {
@@ -391,9 +398,10 @@ export class ParamGui {
   private apply(row: Row, value: unknown): void {
     const flock = this.opts.flock as ViewFlock;
     try {
+      let note: string | null | void = null;
       if (row.target === 'view') flock.setView?.({ [row.name]: value });
-      else this.opts.actions.setParams({ [row.name]: value } as Partial<FlockParams>);
-      this.showError(row, null);
+      else note = this.opts.actions.setParams({ [row.name]: value } as Partial<FlockParams>);
+      this.showError(row, note || null, 'note');
       this.opts.onChange?.(row.name);
     } catch (e) {
       this.showError(row, e instanceof Error ? e.message : String(e));
@@ -402,21 +410,34 @@ export class ParamGui {
     this.sync();
   }
 
-  private showError(row: Row, message: string | null): void {
+  /**
+   * Shows `message` under the row (null clears it): a rejection ('error', role alert) or what a
+   * value became ('note'). It stays while the row shows the value it was about, and goes once
+   * the row's value changes (a preset, another valid value, a change from code): sync().
+   */
+  private showError(row: Row, message: string | null, kind: 'error' | 'note' = 'error'): void {
+    row.errorFor = undefined;
     if (message === null) {
       row.error?.remove();
       row.error = null;
-      row.li.classList.remove('has-error');
+      row.li.classList.remove('has-error', 'has-note');
       return;
     }
     if (!row.error) {
       row.error = document.createElement('div');
-      row.error.className = 'field-error';
-      row.error.setAttribute('role', 'alert');
       row.li.appendChild(row.error);
     }
+    row.error.className = kind === 'error' ? 'field-error' : 'field-note';
+    if (kind === 'error') row.error.setAttribute('role', 'alert');
+    else row.error.setAttribute('role', 'status');
     row.error.textContent = message;
-    row.li.classList.add('has-error');
+    row.li.classList.toggle('has-error', kind === 'error');
+    row.li.classList.toggle('has-note', kind === 'note');
+  }
+
+  /** Clears every row's message (a new scene: what they were about is gone). */
+  clearMessages(): void {
+    for (const row of this.rows.values()) if (row.error) this.showError(row, null);
   }
 
   /** The error text shown under a field, or null. */
@@ -431,6 +452,12 @@ export class ParamGui {
     const view = flock.view ?? {};
     for (const row of this.rows.values()) {
       const v = row.target === 'view' ? view[row.name] : params[row.name];
+      if (row.error) {
+        // A message is about the value the row showed with it: a new value clears it.
+        const key = JSON.stringify(v);
+        if (row.errorFor === undefined) row.errorFor = key;
+        else if (row.errorFor !== key) this.showError(row, null);
+      }
       const proxy = this.vectors[row.name];
       if (proxy) {
         const a = v as number[];

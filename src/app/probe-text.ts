@@ -14,34 +14,41 @@ export function isSmallTouchScreen(): boolean {
 const n = (x: number) => x.toLocaleString('en-US');
 
 /**
- * The overlay's line for a probe's choice: the count, whether it was measured to hold the rate
- * (or, when not even the fewest offered did, the rate measured there), and what was measured.
+ * The overlay's line for a probe's choice, in plain words: the count, whether this device holds
+ * the rate with it (or, when not even the fewest offered did, that it does not hold it with
+ * more), what a frame took, and how to ask for another count. E.g. "slow device: 512 boids: the
+ * fewest offered; this device does not hold 30 fps with more (2,000 did not). ?count=N in the URL
+ * sets another count."
  */
 export function probeMessage(probe: CountProbe, phone: boolean): string {
   const who = phone ? 'small touch screen' : 'slow device';
-  const frame = `a frame of ${probe.steps} step${probe.steps > 1 ? 's' : ''} + draw`;
   const ms = probe.frameMs;
-  const measured =
-    (ms !== null ? `${frame} took ${ms.toFixed(0)} ms at ${n(probe.count)}` : `${frame}`) +
-    (probe.failsAt !== null ? `; ${n(probe.failsAt)} did not hold ${probe.fps} fps` : '') +
-    '; ?count=N in the URL overrides';
+  const frame = `a frame of ${probe.steps} step${probe.steps > 1 ? 's' : ''} and a draw`;
+  const tail = '?count=N in the URL sets another count.';
+  const failed =
+    probe.failsAt !== null && probe.failsAt > probe.count
+      ? `; ${n(probe.failsAt)} did not hold ${probe.fps} fps`
+      : '';
   if (probe.holds) {
+    const took = ms !== null ? ` (${frame} took ${ms.toFixed(0)} ms${failed})` : '';
     const what = probe.capped
-      ? "the scene's count, measured to hold"
+      ? `the scene's count; this device holds ${probe.fps} fps with them`
       : probe.bounded
-        ? 'the most measured (in the time the probe had) to hold'
-        : 'the most measured to hold';
-    return `${who}: ${n(probe.count)} boids, ${what} ${probe.fps} fps here (${measured})`;
+        ? `the most this device was measured to hold at ${probe.fps} fps in the time the probe had`
+        : `the most this device holds at ${probe.fps} fps`;
+    return `${who}: ${n(probe.count)} boids, ${what}${took}. ${tail}`;
   }
-  const fps = ms !== null && ms > 0 ? 1000 / ms : null;
-  const rate =
-    fps === null
-      ? 'not measured'
-      : `about ${fps < 10 ? fps.toFixed(1) : fps.toFixed(0)} fps measured`;
-  return (
-    `${who}: ${n(probe.count)} boids, the fewest offered; even these do not hold ${probe.fps} fps ` +
-    `here (${rate}: ${measured})`
-  );
+  const fewest = `${who}: ${n(probe.count)} boids: the fewest offered; this device does not hold ${probe.fps} fps`;
+  if (ms !== null && ms > 0) {
+    const fps = 1000 / ms;
+    return (
+      `${fewest} even with these (${frame} takes ${ms.toFixed(0)} ms, about ` +
+      `${fps < 10 ? fps.toFixed(1) : fps.toFixed(0)} fps). ${tail}`
+    );
+  }
+  const more =
+    probe.failsAt !== null && probe.failsAt > probe.count ? ` (${n(probe.failsAt)} did not)` : '';
+  return `${fewest} with more${more}. ${tail}`;
 }
 
 /**

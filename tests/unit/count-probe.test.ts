@@ -160,24 +160,31 @@ describe("the demo's words", () => {
     ms: 900,
     cost: null,
   };
-  test('the overlay line says what was measured, and "chosen for 30 fps" only of a count that held', () => {
+  test('the overlay line says in plain words what was chosen and why, and "chosen for 30 fps" only of a count that held', () => {
     expect(probeMessage(base, false)).toBe(
-      'slow device: 15,000 boids, the most measured to hold 30 fps here (a frame of 2 steps + ' +
-        'draw took 32 ms at 15,000; 16,000 did not hold 30 fps; ?count=N in the URL overrides)',
+      'slow device: 15,000 boids, the most this device holds at 30 fps (a frame of 2 steps and a ' +
+        'draw took 32 ms; 16,000 did not hold 30 fps). ?count=N in the URL sets another count.',
     );
     expect(probeNote(base)).toBe('chosen for 30 fps');
     expect(probeMessage({ ...base, capped: true, failsAt: null, count: 16384 }, true)).toBe(
-      "small touch screen: 16,384 boids, the scene's count, measured to hold 30 fps here " +
-        '(a frame of 2 steps + draw took 32 ms at 16,384; ?count=N in the URL overrides)',
+      "small touch screen: 16,384 boids, the scene's count; this device holds 30 fps with them " +
+        '(a frame of 2 steps and a draw took 32 ms). ?count=N in the URL sets another count.',
     );
     expect(probeMessage({ ...base, bounded: true }, false)).toContain(
-      'the most measured (in the time the probe had) to hold 30 fps',
+      'the most this device was measured to hold at 30 fps in the time the probe had',
     );
     const slow = { ...base, count: 512, holds: false, frameMs: 81, failsAt: 512 };
     expect(probeMessage(slow, true)).toBe(
-      'small touch screen: 512 boids, the fewest offered; even these do not hold 30 fps here ' +
-        '(about 12 fps measured: a frame of 2 steps + draw took 81 ms at 512; 512 did not hold ' +
-        '30 fps; ?count=N in the URL overrides)',
+      'small touch screen: 512 boids: the fewest offered; this device does not hold 30 fps even ' +
+        'with these (a frame of 2 steps and a draw takes 81 ms, about 12 fps). ?count=N in the URL ' +
+        'sets another count.',
+    );
+    // Issue 31 item 3: the fewest offered, not timed itself (2,000 did not hold): before, "(not
+    // measured: a frame of 2 steps + draw; 2,000 did not hold 30 fps; ...)".
+    const untimed = { ...slow, frameMs: null, failsAt: 2000 };
+    expect(probeMessage(untimed, false)).toBe(
+      'slow device: 512 boids: the fewest offered; this device does not hold 30 fps with more ' +
+        '(2,000 did not). ?count=N in the URL sets another count.',
     );
   });
 });

@@ -1,0 +1,134 @@
+// The demo's seams an outside try found (issue 31 item 3), end to end: Vite's dev server, the
+// system Chromium (SwiftShader), a 1,280 px window. One count rule for a preset whether named in
+// the URL or chosen in the Scene menu (the count probe); a GUI row's error goes once the row
+// holds another value (a scene change); a count cut to what the device draws in time says what
+// it became under its row; the caption wraps at 1,280 px instead of being cut with an ellipsis.
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { PROBE_START_COUNT, type CountProbe } from '../../src/count-probe';
+import { chromiumPath } from '../support/chromium';
+import { demoSession, openDemo } from '../support/demo-page';
+
+/** The GUI row whose label starts with `label`. */
+const row = (page: Page, label: RegExp) =>
+  page.locator('#param-gui li.cr', { hasText: label }).first();
+
+async function chooseScene(page: Page, scene: string): Promise<void> {
+  await row(page, /^Scene/)
+    .locator('select')
+    .selectOption(scene);
+  await page.evaluate(() => window.demo!.presetApplied());
+}
+
+const probeOf = (page: Page) =>
+  page.evaluate(() => ({
+    count: window.flock!.params.count,
+    probe: (window.demo!.state as { probe?: CountProbe }).probe ?? null,
+    preset: window.demo!.state.preset,
+  }));
+
+describe.skipIf(!chromiumPath)('demo seams', () => {
+  const demo = demoSession('e2e-seams', { width: 1280, height: 800 });
+  const open = (page: Page, query: string) => openDemo(page, demo.baseUrl, query);
+
+  test('Stress by URL and by the Scene menu: the same rule, the count probe of the stress scene', async () => {
+    const page = await demo.context.newPage();
+    await open(page, '?preset=stress&backend=webgl2');
+    const byUrl = await probeOf(page);
+    // SwiftShader does not hold the stress scene's 2^20 boids at 30 fps: the probe's choice runs.
+    expect(byUrl.probe, 'the URL preset was probed').not.toBeNull();
+    expect(byUrl.count).toBe(byUrl.probe!.count);
+    expect(byUrl.probe!.atCount).toBe(PROBE_START_COUNT);
+
+    await open(page, '?backend=webgl2');
+    const boot = await probeOf(page);
+    await chooseScene(page, 'stress');
+    const byMenu = await probeOf(page);
+    expect(byMenu.preset).toBe('stress');
+    // Before: the menu took the frame-cost bound of the default scene's probe (3,365 beside a
+    // probe of 512), and state.probe stayed the default scene's.
+    expect(byMenu.probe, 'the menu preset was probed').not.toBeNull();
+    expect(byMenu.probe).not.toEqual(boot.probe);
+    expect(byMenu.probe!.atCount).toBe(PROBE_START_COUNT);
+    expect(byMenu.count).toBe(byMenu.probe!.count);
+    // The overlay says the probe's choice for the new scene.
+    expect(await page.locator('[data-field=probe]').textContent()).toContain(
+      `${byMenu.count.toLocaleString('en-US')} boids`,
+    );
+    await page.close();
+  });
+
+  test("a row's error goes once a scene change gives the row another value", async () => {
+    const page = await demo.context.newPage();
+    await open(page, '?backend=webgl2&count=1500&paused');
+    const radius = row(page, /^Perception radius/);
+    const input = radius.locator('input');
+    await input.fill('-1');
+    await input.press('Enter');
+    const errorOf = () => page.evaluate(() => window.demo!.gui().errorOf('perceptionRadius'));
+    expect(await errorOf()).toMatch(/-1/);
+    // A valid value typed in the row clears it (as before).
+    await input.fill('2.5');
+    await input.press('Enter');
+    expect(await errorOf()).toBeNull();
+    // Rejected again, then a scene: the row holds the scene's radius, and the error is gone.
+    await input.fill('-1');
+    await input.press('Enter');
+    expect(await errorOf()).toMatch(/-1/);
+    await chooseScene(page, 'school');
+    expect(await page.evaluate(() => window.flock!.params.perceptionRadius)).toBeGreaterThan(0);
+    expect(await errorOf()).toBeNull();
+    expect(await radius.locator('.field-error').count()).toBe(0);
+    // A rejection followed by a change from code (the value moves): gone as well.
+    await input.fill('-1');
+    await input.press('Enter');
+    expect(await errorOf()).toMatch(/-1/);
+    await page.evaluate(() => window.flock!.setParams({ perceptionRadius: 3 }));
+    await expect.poll(errorOf).toBeNull();
+    await page.close();
+  });
+
+  test('99,999,999 typed in Boids says under the row what it became', async () => {
+    const page = await demo.context.newPage();
+    // No count in the URL: the boot probe measures the frame cost the bound uses.
+    await open(page, '?backend=webgl2');
+    const boids = row(page, /^Boids/);
+    const input = boids.locator('input');
+    await input.fill('99999999');
+    await input.press('Enter');
+    const count = await page.evaluate(() => window.flock!.params.count);
+    expect(count).toBeLessThan(99_999_999);
+    const note = await page.evaluate(() => window.demo!.gui().errorOf('count'));
+    expect(note).toBe(await boids.locator('.field-note').textContent());
+    expect(note).toMatch(
+      new RegExp(`^99,999,999 boids asked; ${count.toLocaleString('en-US')} run: `),
+    );
+    await page.close();
+  });
+
+  test('the caption is read whole at 1,280 px: it wraps, nothing is cut', async () => {
+    const page = await demo.context.newPage();
+    await open(page, '?preset=murmuration&backend=webgl2&count=3000&paused');
+    const c = await page.locator('#caption').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return {
+        text: el.textContent ?? '',
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+        height: el.getBoundingClientRect().height,
+        lineHeight: parseFloat(s.lineHeight) || 20,
+        overflow: s.textOverflow,
+        whiteSpace: s.whiteSpace,
+        window: window.innerWidth,
+      };
+    });
+    expect(c.window).toBe(1280);
+    expect(c.text).toMatch(/^Murmuration: .* · 3,000 boids in 3D · drawn by webgl2/);
+    expect(c.whiteSpace).not.toBe('nowrap');
+    expect(c.overflow).not.toBe('ellipsis');
+    expect(c.scroll, 'no text hidden past the right edge').toBeLessThanOrEqual(c.client);
+    // Long enough to need two lines beside the open panel (before: one line, cut with "…").
+    expect(c.height).toBeGreaterThan(1.5 * c.lineHeight);
+    await page.close();
+  });
+});
