@@ -419,7 +419,8 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     const sceneCount = next.count!;
     // The probe's small start count first (never a step of the Stress preset's million boids).
     const start = Math.min(PROBE_START_COUNT, sceneCount);
-    Object.assign(next, sceneBounds(start, next.dimensions ?? 3, state.density), { count: start });
+    // The box (and the obstacles) scaled to the start count as boot scales a URL preset's.
+    Object.assign(next, rescaleForCount(validateParams(next), start));
     // Keep the grid build the running backend uses.
     delete next.sort;
     flock.setParams(next);
