@@ -201,6 +201,7 @@ try {
     table: window.bench.tableText(),
     export: window.bench.exportJSON(),
     sentence: window.bench.sentence(),
+    winner: window.bench.winner(),
   }));
   await page.close();
 } finally {
@@ -216,6 +217,9 @@ const lines = [];
 lines.push(
   `gpu-flock benchmark, ${result.export.date}, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
 );
+// Which backend holds the most boids at 60 and 30 fps here, and by what ratio: the first line
+// after the header (issue 31 item 2).
+if (result.winner) lines.push(result.winner);
 if (gl?.available) lines.push(`webgl2: ${gl.unmaskedRenderer ?? gl.renderer}`);
 if (gpu?.available)
   lines.push(

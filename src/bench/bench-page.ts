@@ -41,6 +41,7 @@ import {
   benchTable,
   capacitySentence,
   deviceLabel,
+  winnerSentence,
   makeExport,
   parseImport,
   tableText,
@@ -71,6 +72,8 @@ export interface BenchApi {
   capacity: BackendCapacity[];
   /** The capacity in one sentence ('' before it is measured). */
   sentence(): string;
+  /** Which backend holds the most boids at 60 and 30 fps, and by what ratio ('' before). */
+  winner(): string;
   /** Runs imported from other devices' JSON exports. */
   imported: BenchExport[];
   /**
@@ -108,6 +111,20 @@ const imported: BenchExport[] = [];
 let device: DeviceReport | null = null;
 let busy: Promise<unknown> = Promise.resolve();
 let abort = false;
+/** Runs asked for so far, and the last one Cancel reached (a queued run is cancelled too). */
+let runsAsked = 0;
+let cancelledUpTo = 0;
+/** Users of the stage (the device report, a run): it shows only while one draws into it. */
+let stageUsers = 0;
+async function onStage<T>(work: () => Promise<T>): Promise<T> {
+  stageUsers++;
+  $('stage').classList.add('busy');
+  try {
+    return await work();
+  } finally {
+    if (--stageUsers === 0) $('stage').classList.remove('busy');
+  }
+}
 const longTasks = observeLongTasks();
 const { side, options: sideOptions } = setupSidePanel({
   device: () => device,
@@ -135,6 +152,7 @@ function redraw(): void {
   charts.update(rows, refreshBarChoices(runs.map((r) => r.rows)), runs.slice(1));
   capacityChart.update(runs.filter((r) => r.capacity.length > 0));
   $('capacity-sentence').textContent = capacitySentence(capacity) || 'Not measured yet.';
+  $('winner').textContent = winnerSentence(capacity);
   const ul = $('imported');
   ul.replaceChildren();
   for (const e of imported) {
@@ -149,8 +167,9 @@ $<HTMLSelectElement>('bar-n').addEventListener('change', (e) => {
   redraw();
 });
 
-status.textContent = 'collecting the device report (a small flock on each backend)';
-const deviceReady = collectDeviceReport($('stage')).then((r) => {
+const REPORT_TEXT = 'collecting the device report (a small flock on each backend)';
+status.textContent = REPORT_TEXT;
+const deviceReady = onStage(() => collectDeviceReport($('stage'))).then((r) => {
   device = r;
   api.device = r;
   renderDevice(r);
@@ -175,8 +194,23 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
   const s: BenchSettings = { ...settingsFromControls(settings), ...over };
   settings = s;
   api.settings = s;
+  const me = ++runsAsked;
+  const what = s.preset === 'full' ? 'Full sweep' : s.preset === 'quick' ? 'Quick run' : 'Run';
+  if (!device) {
+    // Pressed while the device report runs: the run waits for it (the run needs what it finds)
+    // and says so; Cancel drops it.
+    status.textContent = `${what} queued: it starts when the device report is done (${REPORT_TEXT})`;
+    for (const id of ['run', 'quick', 'full']) $<HTMLButtonElement>(id).disabled = true;
+    $<HTMLButtonElement>('stop').disabled = false;
+  }
   const job = busy.then(async () => {
     await deviceReady;
+    if (cancelledUpTo >= me) {
+      status.textContent = `${what} cancelled before it started`;
+      for (const id of ['run', 'quick', 'full']) $<HTMLButtonElement>(id).disabled = false;
+      $<HTMLButtonElement>('stop').disabled = true;
+      return rows;
+    }
     await side.stop();
     abort = false;
     rows = [];
@@ -219,6 +253,8 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
       show();
       redraw();
     };
+    stageUsers++;
+    $('stage').classList.add('busy');
     try {
       // WebGPU flocks on a page share one device and its compiled pipelines while one lives: a
       // small flock kept for the run saves each case the device and the pipelines (about 4 s a
@@ -284,12 +320,14 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
       show();
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       const skipped = rows.length - rows.filter(isMeasured).length;
-      status.textContent = `${abort ? 'cancelled' : 'done'}: ${rows.filter(isMeasured).length} cases measured, ${skipped} skipped${capacity.length ? `, capacity of ${capacity.length} backends` : ''}, in ${secs} s${longTasks ? '' : ' (this browser does not report long tasks)'}`;
+      const winner = winnerSentence(capacity);
+      status.textContent = `${abort ? 'cancelled' : 'done'} in ${secs} s: ${rows.filter(isMeasured).length} cases measured, ${skipped} skipped${capacity.length ? `, capacity of ${capacity.length} backends` : ''}${longTasks ? '' : ' (this browser does not report long tasks)'}${winner ? `. ${winner}` : ''}`;
       eta.textContent = '';
     } catch (e) {
       status.textContent = `failed: ${e instanceof Error ? e.message : String(e)}`;
       throw e;
     } finally {
+      if (--stageUsers === 0) $('stage').classList.remove('busy');
       clearInterval(ticker);
       keeper?.dispose();
       keeper = null;
@@ -317,7 +355,11 @@ $('full').addEventListener('click', () => {
 });
 const cancel = () => {
   abort = true;
-  status.textContent = 'cancelling after the current measurement';
+  const queued = !device;
+  cancelledUpTo = runsAsked;
+  status.textContent = queued
+    ? `cancelled; ${REPORT_TEXT}`
+    : 'cancelling after the current measurement';
 };
 $('stop').addEventListener('click', cancel);
 const stamp = () => new Date().toISOString().replace(/[:.]/g, '-');
@@ -382,6 +424,7 @@ const api: BenchApi = {
     capacity = c;
   },
   sentence: () => capacitySentence(capacity),
+  winner: () => winnerSentence(capacity),
   imported,
   importRuns,
   cancel,

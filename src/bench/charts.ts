@@ -28,6 +28,7 @@ import { ALL_FAMILIES, PASS_KEYS, caseLabel } from './cases';
 import { isMeasured, type AnyRow, type BenchRow, BACKEND_NAMES } from './rows';
 import { BACKEND_LADDER } from '../backend';
 import { ms, type BackendCapacity } from './report';
+import { countLabel, logTickLabel } from './ticks';
 
 /** A run to draw: its rows, capacity and device label (the page's own, or an imported file). */
 export interface ChartRun {
@@ -166,7 +167,13 @@ export class BenchCharts {
           y: {
             type: 'logarithmic',
             title: { display: true, text: 'ms per step (median)' },
-            ticks: { callback: (v) => logTick(Number(v)) },
+            ticks: {
+              callback: (v, _i, ticks) =>
+                logTickLabel(
+                  Number(v),
+                  ticks.map((t) => t.value),
+                ),
+            },
           },
         },
       },
@@ -314,7 +321,14 @@ export class CapacityChart {
         y: {
           type: 'logarithmic',
           title: { display: true, text: 'boids' },
-          ticks: { callback: (v) => logTick(Number(v)) },
+          ticks: {
+            callback: (v, _i, ticks) =>
+              logTickLabel(
+                Number(v),
+                ticks.map((t) => t.value),
+                countLabel,
+              ),
+          },
         },
       },
     );
@@ -351,11 +365,6 @@ function countTick(v: number): string {
   return v >= 1048576 ? `${v / 1048576}M` : v >= 1024 ? `${v / 1024}k` : String(v);
 }
 
-function logTick(v: number): string {
-  const l = Math.log10(v);
-  return Math.abs(l - Math.round(l)) < 1e-9 ? String(v) : '';
-}
-
 /** The side-by-side view's divergence against steps (log y: it grows about exponentially). */
 export class DivergenceChart {
   readonly chart: Chart<'line', { x: number; y: number }[]>;
@@ -370,7 +379,17 @@ export class DivergenceChart {
         plugins: { title: { display: true, text: 'Position difference against steps' } },
         scales: {
           x: { type: 'linear', title: { display: true, text: 'steps' } },
-          y: { type: 'logarithmic', ticks: { callback: (v) => logTick(Number(v)) } },
+          y: {
+            type: 'logarithmic',
+            ticks: {
+              callback: (v, _i, ticks) =>
+                logTickLabel(
+                  Number(v),
+                  ticks.map((t) => t.value),
+                  (x) => x.toExponential(0),
+                ),
+            },
+          },
         },
       },
     });

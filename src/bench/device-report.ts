@@ -5,15 +5,10 @@
  * contexts and flocks that are freed before it returns.
  */
 import { BACKEND_LADDER, type BackendKind } from '../backend';
-import { createFlock } from '../index';
+import { createFlock, type Flock } from '../index';
+import { webgl2ReportOn } from './gl-report';
 
-/** WebGL2 extensions the backends use (or would, where the browser has them). */
-export const WEBGL_EXTENSIONS_USED: Record<string, string> = {
-  EXT_color_buffer_float: 'float32 render targets: the webgl2 texture path needs it',
-  EXT_disjoint_timer_query_webgl2: 'per-pass GPU timers (else cpu-wait timing)',
-  WEBGL_debug_renderer_info: 'unmasked renderer string for this report',
-  WEBGL_lose_context: 'frees probe contexts; context-loss tests',
-};
+export { WEBGL_EXTENSIONS_USED } from './gl-report';
 
 /** WebGPU features the backend asks for when the adapter has them. */
 export const WEBGPU_FEATURES_USED: Record<string, string> = {
@@ -77,26 +72,6 @@ export interface DeviceReport {
   };
 }
 
-const GL_LIMITS = [
-  'MAX_TEXTURE_SIZE',
-  'MAX_3D_TEXTURE_SIZE',
-  'MAX_ARRAY_TEXTURE_LAYERS',
-  'MAX_RENDERBUFFER_SIZE',
-  'MAX_VIEWPORT_DIMS',
-  'MAX_DRAW_BUFFERS',
-  'MAX_COLOR_ATTACHMENTS',
-  'MAX_TEXTURE_IMAGE_UNITS',
-  'MAX_VERTEX_TEXTURE_IMAGE_UNITS',
-  'MAX_COMBINED_TEXTURE_IMAGE_UNITS',
-  'MAX_VERTEX_ATTRIBS',
-  'MAX_FRAGMENT_UNIFORM_VECTORS',
-  'MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS',
-  'MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS',
-  'MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS',
-  'MAX_ELEMENT_INDEX',
-  'MAX_SAMPLES',
-] as const;
-
 const GPU_LIMITS = [
   'maxStorageBufferBindingSize',
   'maxBufferSize',
@@ -109,46 +84,6 @@ const GPU_LIMITS = [
   'maxBindGroups',
   'maxTextureDimension2D',
 ] as const;
-
-function webgl2Report(): WebGL2Report {
-  const canvas = document.createElement('canvas');
-  canvas.width = canvas.height = 1;
-  const gl = canvas.getContext('webgl2');
-  if (!gl)
-    return { available: false, reason: 'no WebGL2 context', limits: {}, extensions: [], used: {} };
-  try {
-    const limits: Record<string, number> = {};
-    for (const name of GL_LIMITS) {
-      const v = gl.getParameter(gl[name]) as number | Int32Array | null;
-      // MAX_VIEWPORT_DIMS is a pair; keep its smaller side.
-      if (v !== null) limits[name] = typeof v === 'number' ? v : Math.min(...v);
-    }
-    const extensions = gl.getSupportedExtensions() ?? [];
-    const dbg = gl.getExtension('WEBGL_debug_renderer_info');
-    const used: Record<string, boolean> = {};
-    for (const e of Object.keys(WEBGL_EXTENSIONS_USED)) used[e] = extensions.includes(e);
-    const max = limits.MAX_TEXTURE_SIZE ?? 0;
-    return {
-      available: true,
-      vendor: String(gl.getParameter(gl.VENDOR)),
-      renderer: String(gl.getParameter(gl.RENDERER)),
-      ...(dbg
-        ? {
-            unmaskedVendor: String(gl.getParameter(dbg.UNMASKED_VENDOR_WEBGL)),
-            unmaskedRenderer: String(gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL)),
-          }
-        : {}),
-      version: String(gl.getParameter(gl.VERSION)),
-      shadingLanguage: String(gl.getParameter(gl.SHADING_LANGUAGE_VERSION)),
-      limits,
-      extensions,
-      used,
-      maxBoidsByTexture: max * max,
-    };
-  } finally {
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-  }
-}
 
 async function webgpuReport(): Promise<WebGPUReport> {
   const none = { limits: {}, features: [], used: {} };
@@ -187,29 +122,86 @@ async function webgpuReport(): Promise<WebGPUReport> {
 }
 
 /**
+ * The WebGL2 report read in a worker (gl-report.worker.ts, an OffscreenCanvas), so the main
+ * thread does not wait for the GPU process while a context is made; on the main thread where the
+ * worker cannot (no WebGL2 on an OffscreenCanvas in workers) or does not answer in `timeoutMs`.
+ */
+async function webgl2ReportOffThread(timeoutMs = 30_000): Promise<WebGL2Report> {
+  const fromWorker = await new Promise<WebGL2Report | null>((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./gl-report.worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const done = (r: WebGL2Report | null) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    worker.onmessage = (e: MessageEvent<{ ok: boolean; report?: WebGL2Report }>) =>
+      done(e.data.ok && e.data.report?.available ? e.data.report : null);
+    worker.onerror = () => done(null);
+  });
+  return fromWorker ?? webgl2ReportOn(document.createElement('canvas'));
+}
+
+/** Resolves after the next macrotask: the page handles input and paints between the steps. */
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Frees a flock of the report once the device has finished its work (awaited, not waited for
+ * on the main thread): giving a WebGL context back while the GPU process still compiles or draws
+ * for it blocks the page until it is done (a second or more on a busy software GPU).
+ */
+async function release(f: Flock): Promise<void> {
+  try {
+    await f.finish();
+  } catch {
+    // lost or failed: dispose all the same
+  }
+  f.dispose();
+  await pause();
+}
+
+/**
  * Collects the device report. Availability is checked the way the benchmark uses a backend: an
  * explicit createFlock at a small count (on a throwaway canvas in `container`), then dispose.
+ * The WebGL2 limits and extensions are read in a worker first (the main thread makes no context
+ * for them), and each flock is freed only once its device work is done, so no step of the report
+ * holds the main thread for long (issue 31 item 1).
  */
 export async function collectDeviceReport(container: HTMLElement): Promise<DeviceReport> {
-  const backends: DeviceReport['backends'] = {};
-  for (const kind of BACKEND_LADDER) {
+  const webgl2 = await webgl2ReportOffThread();
+  const webgpu = await webgpuReport();
+  const found: DeviceReport['backends'] = {};
+  // The WebGL2 rungs first: their sync calls (a context, a link, a read) then meet an idle GPU
+  // process, not one still busy with the WebGPU flock's pipelines (the report lists the rungs in
+  // ladder order all the same).
+  const order = [...BACKEND_LADDER].sort((a, b) => Number(a === 'webgpu') - Number(b === 'webgpu'));
+  for (const kind of order) {
+    await pause();
     try {
       const f = await createFlock(container, {
         backend: kind,
         autoStart: false,
         params: { count: 256 },
       });
-      backends[kind] = { available: true, device: f.deviceInfo, maxCount: f.maxCount };
-      f.dispose();
+      found[kind] = { available: true, device: f.deviceInfo, maxCount: f.maxCount };
+      await release(f);
     } catch (e) {
-      backends[kind] = { available: false, reason: e instanceof Error ? e.message : String(e) };
+      found[kind] = { available: false, reason: e instanceof Error ? e.message : String(e) };
     }
   }
+  const backends: DeviceReport['backends'] = {};
+  for (const kind of BACKEND_LADDER) backends[kind] = found[kind];
   let auto: DeviceReport['auto'];
   try {
     const f = await createFlock(container, { autoStart: false, params: { count: 1024 } });
     auto = { backend: f.backend, fallbackReasons: f.fallbackReasons, device: f.deviceInfo };
-    f.dispose();
+    await release(f);
   } catch (e) {
     auto = {
       backend: null,
@@ -222,8 +214,8 @@ export async function collectDeviceReport(container: HTMLElement): Promise<Devic
     userAgent: navigator.userAgent,
     hardwareConcurrency: navigator.hardwareConcurrency ?? 0,
     devicePixelRatio: window.devicePixelRatio || 1,
-    webgl2: webgl2Report(),
-    webgpu: await webgpuReport(),
+    webgl2,
+    webgpu,
     backends,
     auto,
   };

@@ -99,6 +99,40 @@ export function capacitySentence(caps: readonly BackendCapacity[]): string {
 }
 
 /**
+ * Which backend holds the most boids at each rate, and by what ratio over the next one, in one
+ * sentence: "Most boids on this device: at 60 fps WebGL2, 2,400 (2.9x WebGPU's 840); at 30 fps
+ * WebGL2, 3,000 (2.0x WebGPU's 1,500)." A figure cut short by the time bound reads "at least";
+ * a rate where one backend alone holds any boids says so. Empty when nothing was measured.
+ */
+export function winnerSentence(caps: readonly BackendCapacity[]): string {
+  const parts: string[] = [];
+  for (const fps of [60, 30]) {
+    const held = caps
+      .filter((c) => c.available)
+      .map((c) => ({ c, r: c.results.find((r) => r.fps === fps) }))
+      .filter((x): x is { c: BackendCapacity; r: CapacityResult } => !!x.r && x.r.count > 0)
+      .sort((a, b) => b.r.count - a.r.count);
+    if (held.length === 0) {
+      if (caps.some((c) => c.available && c.results.some((r) => r.fps === fps)))
+        parts.push(`at ${fps} fps no backend holds even the smallest count`);
+      continue;
+    }
+    const [a, b] = held;
+    const n = (x: { r: CapacityResult }) => `${x.r.bounded ? 'at least ' : ''}${fmtN(x.r.count)}`;
+    const name = BACKEND_NAMES[a!.c.backend];
+    if (!b) {
+      parts.push(`at ${fps} fps only ${name} holds any: ${n(a!)}`);
+      continue;
+    }
+    const ratio = a!.r.count / b.r.count;
+    parts.push(
+      `at ${fps} fps ${name}, ${n(a!)} (${ratio < 10 ? ratio.toFixed(1) : ratio.toFixed(0)}x ${BACKEND_NAMES[b.c.backend]}'s ${n(b)})`,
+    );
+  }
+  return parts.length ? `Most boids on this device: ${parts.join('; ')}.` : '';
+}
+
+/**
  * A short name for the device of a run: the GPU behind WebGL2 or WebGPU (a software one said so),
  * and the CPU cores.
  */

@@ -5,6 +5,7 @@ import {
   capacitySentence,
   deviceLabel,
   parseImport,
+  winnerSentence,
   type BackendCapacity,
 } from '../../src/bench/report';
 import type { DeviceReport } from '../../src/bench/device-report';
@@ -84,5 +85,36 @@ describe('deviceLabel and parseImport', () => {
     expect(parseImport({ tool: 'gpu-flock bench', rows: [], label: 'my phone' }).label).toBe(
       'my phone',
     );
+  });
+});
+
+describe('winnerSentence (issue 31 item 2: the quick run says which backend holds the most)', () => {
+  test('the swiftshader run: the most at each rate and its ratio over the next', () => {
+    const caps = [
+      cap('webgpu', [r(60, 840, 920), r(30, 1500, 1600)]),
+      cap('webgl2', [r(60, 710, 760), r(30, 1500, 1600)]),
+      cap('webgl2-tf', [r(60, 460, 500), r(30, 1200, 1300)]),
+      cap('cpu', [r(60, 460, 500), r(30, 3300, 3500)]),
+    ];
+    // 840 / 710 = 1.18; 3,300 / 1,500 = 2.2.
+    expect(winnerSentence(caps)).toBe(
+      "Most boids on this device: at 60 fps WebGPU, 840 (1.2x WebGL2's 710); at 30 fps CPU, 3,300 (2.2x WebGPU's 1,500).",
+    );
+  });
+
+  test('a bound cut short says "at least", a lone backend and none holding are said so', () => {
+    expect(
+      winnerSentence([
+        cap('webgpu', [r(60, 40000, null, true), r(30, 0, 1024)]),
+        cap('webgl2', [r(60, 2000, 2200), r(30, 0, 1024)]),
+        { ...cap('cpu', []), available: false },
+      ]),
+    ).toBe(
+      "Most boids on this device: at 60 fps WebGPU, at least 40,000 (20x WebGL2's 2,000); at 30 fps no backend holds even the smallest count.",
+    );
+    expect(winnerSentence([cap('webgl2', [r(60, 1000, 1100), r(30, 2100, 2300)])])).toBe(
+      'Most boids on this device: at 60 fps only WebGL2 holds any: 1,000; at 30 fps only WebGL2 holds any: 2,100.',
+    );
+    expect(winnerSentence([])).toBe('');
   });
 });
