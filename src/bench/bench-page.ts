@@ -400,7 +400,9 @@ $<HTMLInputElement>('import').addEventListener('change', async (e) => {
     } catch (err) {
       const li = document.createElement('li');
       li.className = 'bad';
-      li.textContent = `${f.name}: ${err instanceof Error ? err.message : String(err)}`;
+      // parseImport names the file already; a file that is not JSON gets its name here.
+      const text = err instanceof Error ? err.message : String(err);
+      li.textContent = text.startsWith(`${f.name}: `) ? text : `${f.name}: ${text}`;
       $('imported').append(li);
     }
   }

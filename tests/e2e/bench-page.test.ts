@@ -62,6 +62,55 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
   let rows: AnyRow[] = [];
   let exported: BenchExport;
 
+  test('the page answers from its first frame: Quick run during the device report queues and says so; the longest main-thread gap of its first 40 s is printed', async () => {
+    // Issue 31 item 1: a 50 ms heartbeat from the page's first script saw a 7.9 s gap while the
+    // device report ran (contexts made and given back on the main thread while the GPU process
+    // was busy). The issue's bound is 250 ms; this run prints the longest gap. Not asserted yet:
+    // with the report's WebGL2 limits read in a worker it was 1,154 ms (loaded 2-core machine),
+    // in the library's WebGL2 capability probe and the first contexts (see issue 31).
+    const base = server.resolvedUrls!.local[0]!;
+    const hb = await ctx.newPage();
+    hb.setDefaultTimeout(200_000);
+    await hb.addInitScript(() => {
+      const beat = { last: performance.now(), gaps: [] as [number, number][] };
+      (window as unknown as { beat: typeof beat }).beat = beat;
+      setInterval(() => {
+        const t = performance.now();
+        beat.gaps.push([Math.round(beat.last), Math.round(t - beat.last)]);
+        beat.last = t;
+      }, 50);
+    });
+    const t0 = Date.now();
+    await hb.goto(`${base}bench.html`);
+    await hb.waitForFunction(() => window.bench !== undefined);
+    // Quick run pressed while the device report runs: queued, and the status says why it waits.
+    const reportDone = await hb.evaluate(() => window.bench.device !== null);
+    if (!reportDone) {
+      await hb.locator('#quick').click();
+      expect(await hb.locator('#status').textContent()).toMatch(
+        /^Quick run queued: it starts when the device report is done/,
+      );
+      expect(await hb.locator('#stop').isDisabled()).toBe(false);
+      await hb.locator('#stop').click();
+      expect(await hb.locator('#status').textContent()).toMatch(/^cancelled; /);
+    }
+    await hb.evaluate(() => window.bench.deviceReady);
+    await hb.waitForTimeout(Math.max(0, 40_000 - (Date.now() - t0)));
+    const gaps = await hb.evaluate(
+      () => (window as unknown as { beat: { gaps: [number, number][] } }).beat.gaps,
+    );
+    const status = await hb.locator('#status').textContent();
+    await hb.close();
+    const longest = gaps.reduce((m, g) => (g[1] > m[1] ? g : m), [0, 0]);
+    const over = gaps.filter((g) => g[1] > 250);
+    console.log(
+      `bench page heartbeat: longest main-thread gap ${longest[1]} ms at ${longest[0]} ms, ` +
+        `${gaps.length} beats in ${((Date.now() - t0) / 1000).toFixed(0)} s; over 250 ms: ${JSON.stringify(over)}`,
+    );
+    if (!reportDone) expect(status).toMatch(/^Quick run cancelled before it started|^ready/);
+    expect(gaps.length).toBeGreaterThan(300);
+  });
+
   test('the quick run (the default) ends with the capacity sentence filled for every rung', async () => {
     const base = server.resolvedUrls!.local[0]!;
     const t0 = Date.now();
@@ -69,7 +118,17 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
     const secs = (Date.now() - t0) / 1000;
     exported = await page.evaluate(() => window.bench.exportJSON());
     const sentence = await page.locator('#capacity-sentence').textContent();
-    console.log(`bench quick run: ${secs.toFixed(1)} s from page load\n${sentence}`);
+    const winner = await page.locator('#winner').textContent();
+    const status = await page.locator('#status').textContent();
+    console.log(`bench quick run: ${secs.toFixed(1)} s from page load\n${status}\n${sentence}`);
+    // Issue 31 item 2: the first lines say which backend holds the most at 60 and 30 fps, and
+    // by what ratio; the status says the run's time.
+    expect(status).toMatch(/^done in \d+\.\d s: /);
+    expect(winner).toBe(await page.evaluate(() => window.bench.winner()));
+    expect(winner).toMatch(
+      /^Most boids on this device: at 60 fps (WebGPU|WebGL2|transform feedback|CPU), .*; at 30 fps /,
+    );
+    expect(status).toContain(winner);
     expect(exported.settings.preset).toBe('quick');
     const device = exported.device!;
     const available = Object.entries(device.backends)
@@ -125,15 +184,32 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  test('the results table does not widen the page (1,280 px window)', async () => {
-    const w = await page.evaluate(() => ({
-      page: document.documentElement.scrollWidth,
-      window: window.innerWidth,
-      table: document.getElementById('results')!.scrollWidth,
-    }));
+  test('the results table fits a 1,280 px window; no empty stage box under it; the capacity axis reads several ticks', async () => {
+    const w = await page.evaluate(() => {
+      const wrap = document.querySelector('.table-wrap')!;
+      const stage = document.getElementById('stage')!;
+      const y = window.bench.capacityChart.chart.scales.y!;
+      return {
+        page: document.documentElement.scrollWidth,
+        window: window.innerWidth,
+        table: document.getElementById('results')!.scrollWidth,
+        box: wrap.clientWidth,
+        columns: document.querySelectorAll('#results thead th').length,
+        stage: getComputedStyle(stage).display,
+        ticks: y.ticks.map((t) => String(t.label ?? '')).filter((l) => l !== ''),
+      };
+    });
     expect(w.window).toBe(1280);
-    expect(w.table, 'the table is wider than the window: it scrolls in its box').toBeGreaterThan(0);
     expect(w.page, 'no horizontal page scroll').toBeLessThanOrEqual(w.window);
+    // Before: 1,563 px in a 1,280 px window, draw ms, fps, main ms and long tasks off-screen.
+    expect(w.columns).toBeGreaterThan(10);
+    expect(w.table, 'every column in view, no scrolling').toBeLessThanOrEqual(w.box);
+    // Before: a black 480x270 box under the table between runs.
+    expect(w.stage).toBe('none');
+    // Before: one tick, "100".
+    expect(w.ticks.length, `capacity axis ticks ${JSON.stringify(w.ticks)}`).toBeGreaterThanOrEqual(
+      2,
+    );
   });
 
   test('the charts are drawn', async () => {
@@ -228,6 +304,34 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
       `${server.resolvedUrls!.local[0]!}bench.html`,
       () => window.bench.deviceReady,
     );
+    // Issue 31 item 4: hostile files are rejected naming the field and leave the page as it
+    // was; the good files after them import (before: "Cannot use 'in' operator to search for
+    // 'skipped' in null" for every later file).
+    const hostile: [string, unknown, RegExp][] = [
+      ['nulls.json', { tool: 'gpu-flock bench', rows: [null] }, /^nulls\.json: rows\[0\]: /],
+      ['fives.json', { tool: 'gpu-flock bench', rows: [5] }, /^fives\.json: rows\[0\]: /],
+      [
+        'capacity.json',
+        { tool: 'gpu-flock bench', rows: [], capacity: [null] },
+        /^capacity\.json: capacity\[0\]: /,
+      ],
+    ];
+    for (const [name, data, message] of hostile) {
+      const before = await page.evaluate(
+        () => document.getElementById('imported')!.children.length,
+      );
+      await page.setInputFiles('#import', {
+        name,
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(data)),
+      });
+      await page.waitForFunction(
+        (n) => document.getElementById('imported')!.children.length > n,
+        before,
+      );
+      expect(await page.locator('#imported li.bad').last().textContent()).toMatch(message);
+      expect(await page.evaluate(() => window.bench.imported.length)).toBe(0);
+    }
     await page.setInputFiles('#import', files.slice(0, 2));
     await page.waitForFunction(() => window.bench.imported.length === 2);
     const got = await page.evaluate(() => {
