@@ -17,7 +17,7 @@
 //                                             the package root as tools expect; generated
 //   dist/THIRD-PARTY-NOTICES.md               licences of the bundled third-party code (the
 //                                             single files carry theirs in a /*! banner)
-// Shaders stay files (glsl/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
+// Shaders stay files (src/webgl2/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
 // import.meta.glob into string constants, minified by shader-squeeze.mjs (comments, indentation
 // and spaces out, every line kept where it was, so compile errors still name the file and line),
 // so nothing bundler-specific ships. Dev servers and tests import the files as they are.

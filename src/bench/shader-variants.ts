@@ -8,7 +8,7 @@
  *   (flowAt -> 0: wind and turbulence). Since the steer pipeline is specialised for the
  *   parameters (src/core/terms.ts: the code of off terms is compiled out by override constants),
  *   this variant should time like the default flock: it checks that specialisation.
- * - WebGL2 (glsl/flock-rules.glsl; species and wrap are already #defines there): the obstacles'
+ * - WebGL2 (src/webgl2/flock-rules.glsl; species and wrap are already #defines there): the obstacles'
  *   avoidance loop and constraint, the attractor, the predators' loop and the flow.
  * The cuts find functions by signature and statements by their first words and match braces, so a
  * shader that changed elsewhere still works; one whose signatures changed throws (the bench row

@@ -154,7 +154,7 @@ export function dirCode(dirBit: number, to: BlockLayout, m: number): number {
   return texelBits(to, m).indexOf(dirBit);
 }
 
-/** What the sort pass's uniforms say for one pass (glsl/bitonic-sort.frag.glsl). */
+/** What the sort pass's uniforms say for one pass (src/webgl2/bitonic-sort.frag.glsl). */
 export interface BlockedPassUniforms {
   /** Per output slot r: its part of the input texel index, and of the input slot. */
   readonly slotTexel: Int32Array;
@@ -209,7 +209,7 @@ export function blockedPassUniforms(plan: BlockedPlan, pass: BlockedPass): Block
 }
 
 /**
- * One stage on the registers of a block, as glsl/bitonic-block.glsl's blockStage: slots r and
+ * One stage on the registers of a block, as src/webgl2/bitonic-block.glsl's blockStage: slots r and
  * r | (1 << rho) compared, the lower slot keeps the smaller pair unless the direction is descending.
  * `t`: the block's output texel index (for dir codes 0..31).
  */

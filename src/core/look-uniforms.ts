@@ -3,7 +3,7 @@
  * shader languages, as src/core/terms.ts is for the simulation: per uniform its name, type, value
  * and meaning. Generated from it:
  * - the GLSL chunk `look-uniforms.gen.glsl` (`uniform <type> u<Name>;` per row, included by
- *   glsl/look.glsl) and the values the WebGL2 renderer sets (lookUniformValues, by those names);
+ *   src/webgl2/look.glsl) and the values the WebGL2 renderer sets (lookUniformValues, by those names);
  * - the rows' fields of the WebGPU `RenderParams` struct (src/webgpu/uniforms.ts appends
  *   LOOK_FIELDS; render.wgsl reads them as `R.<name>`), laid out and packed by uniform-layout.ts.
  * A new drawing uniform is a row here, read as `u<Name>` in look.glsl and `R.<name>` in

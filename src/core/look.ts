@@ -1,7 +1,7 @@
 /**
  * The look of a boid (DESIGN section 7): its mesh (`shape`), the wing or tail animation (`flap`),
  * the shading (`lighting`), the depth cue (`fog`), the level of detail (`lodPixels`) and the
- * palettes. Every renderer draws from these: the WebGL2 vertex shader (glsl/look.glsl), the WebGPU
+ * palettes. Every renderer draws from these: the WebGL2 vertex shader (src/webgl2/look.glsl), the WebGPU
  * one (src/webgpu/render.wgsl, `boidLook`) and the Canvas 2D renderer (src/cpu/cpu-render.ts),
  * which calls the functions below; so the three are one picture, and tests check the shaders
  * against these functions.

@@ -180,7 +180,7 @@ export function viewConeK(heading2: number, fieldOfView: number): number {
  *   dv |dv| >= d2 |v_i|^2 c |c| = d2 K       (K: viewConeK).
  * The same set: with X = |d| |v_i| >= 0, dv >= X c iff dv |dv| >= (X c) |X c| = X^2 c |c|,
  * because t -> t |t| is strictly increasing on the reals. Every backend tests this form
- * (steer.wgsl isMate, glsl/flock-rules.glsl isFlockmate), so float rounding at the cone's edge
+ * (steer.wgsl isMate, src/webgl2/flock-rules.glsl isFlockmate), so float rounding at the cone's edge
  * falls alike; a cone of 270 degrees then costs a multiply per neighbour, not a root.
  */
 export function viewConeSees(dv: number, d2: number, coneK: number): boolean {

@@ -357,7 +357,7 @@ export interface ColorContext {
 }
 
 /**
- * A boid's colour, sRGB in [0, 1]: the CPU twin of glsl/boid-color.glsl and render.wgsl's
+ * A boid's colour, sRGB in [0, 1]: the CPU twin of src/webgl2/boid-color.glsl and render.wgsl's
  * boidColor. `speed`: speedColor; `uniform`: the colour; `species`: palette[s]; `density`:
  * the map at clamp(|N_i| / densityMax, 0, 1); `heading`: the cyclic map at the flight
  * direction's angle (atan2(vy, vx) in 2D, atan2(vz, vx) in 3D) / 2 pi + 1/2, and in 3D mixed

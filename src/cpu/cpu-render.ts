@@ -127,7 +127,7 @@ function drawObstacle(ctx: CanvasRenderingContext2D, o: ScreenSphere, dims: numb
     ctx.stroke();
     return;
   }
-  // Lit from over the viewer's left shoulder, as the GPU impostors (glsl/sphere.frag.glsl).
+  // Lit from over the viewer's left shoulder, as the GPU impostors (src/webgl2/sphere.frag.glsl).
   const g = ctx.createRadialGradient(o.x - 0.35 * o.r, o.y - 0.45 * o.r, 0.05 * o.r, o.x, o.y, o.r);
   g.addColorStop(0, css(c.map((x) => Math.min(1, x + 0.25))));
   g.addColorStop(0.55, css(c.map((x) => x * 0.75)));
@@ -311,7 +311,7 @@ export function drawFlockCanvas2D(
       const cy = pr.sy(x, y, z, w);
       const R = (scene.attractorRadius * pr.pxPerUnit) / w;
       const c = s > 0 ? SCENE_COLORS.attract : SCENE_COLORS.repel;
-      // The GPU marker's profile (glsl/marker.frag.glsl): a bright core, a wide halo, a faint ring.
+      // The GPU marker's profile (src/webgl2/marker.frag.glsl): a bright core, a wide halo, a faint ring.
       const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, R * 1.02);
       g.addColorStop(0, css(c, 1));
       g.addColorStop(0.05, css(c, 0.74));

@@ -11,9 +11,9 @@
  * every shader of both paths.
  */
 import { linkProgram } from './link';
-import commonGlsl from '../../glsl/common.glsl?raw';
-import fullscreenVert from '../../glsl/fullscreen.vert.glsl?raw';
-import probeFrag from '../../glsl/probe.frag.glsl?raw';
+import commonGlsl from './common.glsl?raw';
+import fullscreenVert from './fullscreen.vert.glsl?raw';
+import probeFrag from './probe.frag.glsl?raw';
 
 /** The probe's shader files, by name, as resolveShader takes them. */
 const PROBE_FILES: Readonly<Record<string, string>> = {
@@ -37,7 +37,7 @@ export interface WebGL2Probe {
 
 const cache = new Map<string, WebGL2Probe>();
 
-/** Values that only a true 32-bit target keeps (glsl/probe.frag.glsl writes the same). */
+/** Values that only a true 32-bit target keeps (src/webgl2/probe.frag.glsl writes the same). */
 const FLOAT_EXPECTED = [1.0001, -2.5e5, 3.1415927, 0.125].map(Math.fround);
 const UINT_EXPECTED = [0xffffffff, 123456789];
 

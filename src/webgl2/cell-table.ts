@@ -3,7 +3,7 @@
  * keys, so cell c holds the sorted elements [start(c), start(c + 1)) and a run of consecutive
  * cells c..d the elements [start(c), start(d + 1)). Stored 16 cells per fragment: an RGBA32UI
  * array of TABLE_LAYERS layers, cell c in texel c >> 4, layer (c >> 2) & 3, component c & 3
- * (glsl/cell-table.frag.glsl); cells 0..cellCount (one past the last cell included).
+ * (src/webgl2/cell-table.frag.glsl); cells 0..cellCount (one past the last cell included).
  * One binary search per 16 cells and a walk along the keys, instead of a binary search per cell
  * (2.4 cells per boid; measured: README's performance section).
  */

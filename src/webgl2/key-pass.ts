@@ -1,7 +1,7 @@
 /**
  * Pass 1, key: positions -> (cellKey, payload) per element, payload = the element's index in the
  * state texture; padding elements (index >= count) get key 0xFFFFFFFF. Cell keys exactly as
- * src/core/grid.ts, bit for bit (glsl/grid.glsl, cell-bounds.ts). Written in the bitonic sort's
+ * src/core/grid.ts, bit for bit (src/webgl2/grid.glsl, cell-bounds.ts). Written in the bitonic sort's
  * blocks, each block already sorted (the plan's local stages; bitonic-sort.ts). Reused by every
  * WebGL2 path that builds a grid.
  */

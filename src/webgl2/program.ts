@@ -1,6 +1,6 @@
 /**
- * GLSL programs built from the files in glsl/ (compiled and linked by link.ts: `#include` chunks
- * resolved with a line map, errors thrown as ShaderError naming the file and 1-based line), and
+ * GLSL programs built from the .glsl files beside this one (compiled and linked by link.ts:
+ * `#include` chunks resolved with a line map, errors thrown as ShaderError naming the file and 1-based line), and
  * their uniform setters (uniform-setters.ts: textures go to the units assigned to the samplers).
  * The caller owns each program (`deleteProgram`, or a ProgramCache).
  */
@@ -28,7 +28,7 @@ export interface GLProgram {
 }
 
 /**
- * Compiles and links `vertFile` + `fragFile` (names of files in `files`, default glsl/), with
+ * Compiles and links `vertFile` + `fragFile` (names of files in `files`, default the .glsl files of src/webgl2/), with
  * `defines` inserted after `#version`, and makes its uniform setters. `feedback`: vertex
  * outputs captured by transform feedback (link.ts).
  * @throws ShaderError with the original file name and 1-based line of the first error.

@@ -1,7 +1,7 @@
 /**
  * Pass 6, draw: the picture of src/core/scene.ts into the default framebuffer. BOID_MESH
  * (src/core/render-math.ts) once per boid, oriented along the boid's velocity, scaled by
- * view.boidSize and coloured by the view's colour mode (glsl/boid-color.glsl, the twin of
+ * view.boidSize and coloured by the view's colour mode (src/webgl2/boid-color.glsl, the twin of
  * render-math.ts boidColor); then the predators (the same mesh, larger and red), the obstacles
  * (ray-traced sphere impostors; flat circles in 2D), the box outline and the attractor's soft
  * marker, over the view's background (premultiplied alpha: `transparent` clears to 0).

@@ -1,6 +1,6 @@
 /**
  * Pass 5, steer + integrate: one fragment per boid reads the previous state (Jacobi) and writes the
- * new position and velocity (two RGBA32F targets, same order). The model is glsl/flock-rules.glsl;
+ * new position and velocity (two RGBA32F targets, same order). The model is src/webgl2/flock-rules.glsl;
  * neighbours come from the 3^d grid cells (sorted state + cell table) or from all boids (brute).
  * Also the debug pass that counts |N_i| the same way, and the uniforms both take, which the
  * transform-feedback passes (tf-steer.ts) take too.
@@ -20,7 +20,7 @@ export interface GridInputs {
 }
 
 /**
- * The plain uniforms of glsl/neighbor-search.glsl's users (steer and neighbour count, both
+ * The plain uniforms of src/webgl2/neighbor-search.glsl's users (steer and neighbour count, both
  * paths): the state's RGBA32F position and velocity textures and the grid's when given. The
  * flock's own are the blocks of `env.programs.blocks` (bind them first, at the step's time).
  */

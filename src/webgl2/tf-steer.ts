@@ -1,8 +1,8 @@
 /**
  * Transform-feedback path, steer + integrate: one vertex per boid reads the previous state from
  * the RGBA32F copies (Jacobi) and its new position and velocity are captured into a pair of
- * state buffers, in the same order. The model is glsl/flock-rules.glsl and the neighbour loop
- * glsl/neighbor-search.glsl, shared with the fragment pass (steer.ts, whose uniforms these passes
+ * state buffers, in the same order. The model is src/webgl2/flock-rules.glsl and the neighbour loop
+ * src/webgl2/neighbor-search.glsl, shared with the fragment pass (steer.ts, whose uniforms these passes
  * take). Also the debug pass that counts |N_i| the same way, captured as one uint per boid.
  */
 import type { Grid } from '../core/grid';

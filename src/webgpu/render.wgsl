@@ -1,7 +1,7 @@
-// The picture, as the WebGL2 renderer (glsl/boid.vert.glsl, glsl/look.glsl and friends): the
+// The picture, as the WebGL2 renderer (src/webgl2/boid.vert.glsl, src/webgl2/look.glsl and friends): the
 // shape's mesh of src/core/look.ts (R.mesh, R.verts vertices, animated, lit and fogged by
 // boidLook, the twin of look.glsl) oriented along the velocity, scaled by boidSize and coloured by
-// the view's colour mode (boidColor, the twin of glsl/boid-color.glsl); predators (the same mesh,
+// the view's colour mode (boidColor, the twin of src/webgl2/boid-color.glsl); predators (the same mesh,
 // larger, red), obstacles (ray-traced sphere impostors; flat circles in 2D), the box outline and
 // the attractor's soft marker.
 // Two vertex entry points for the boids:
@@ -361,7 +361,7 @@ fn fsObstacle(in: QuadOut) -> SphereOut {
   return out;
 }
 
-// The box outline: 12 edges (4 at z = 0 in 2D) as a line list, as glsl/bounds.vert.glsl.
+// The box outline: 12 edges (4 at z = 0 in 2D) as a line list, as src/webgl2/bounds.vert.glsl.
 @vertex
 fn vsBounds(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
   let e = vi / 2u;

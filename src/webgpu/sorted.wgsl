@@ -8,7 +8,7 @@ override SORTED_BLOCKS: bool = false;
 
 // Velocity components longer than this are scaled down (direction kept) so that sums over many
 // neighbours stay finite for any finite state; after one step every speed is <= maxSpeed.
-// The same guard as glsl/flock-rules.glsl. Applied where `sorted` is written, once per boid, so
+// The same guard as src/webgl2/flock-rules.glsl. Applied where `sorted` is written, once per boid, so
 // the steer pass sums guarded velocities without guarding each neighbour's.
 const VEL_LIMIT = 1e18;
 

@@ -6,7 +6,7 @@
 // compiled out where a pipeline is specialised for parameters that turn them off (TERMS below);
 // the per-step values (predators h_k(t), the flow's phase) come from a StepParams slot bound with
 // a dynamic offset. Velocities in `sorted` are already guarded (safeVelocity, sorted.wgsl).
-// The same rules as glsl/flock-rules.glsl and src/core/reference.ts.
+// The same rules as src/webgl2/flock-rules.glsl and src/core/reference.ts.
 // The grid visits, per (dy, dz), the x-adjacent cells as ONE contiguous range of the sorted
 // records (cells x-1..x+1 are consecutive keys), so 3D reads 9 ranges instead of 27 cells.
 #include "common.wgsl"

@@ -81,7 +81,7 @@ export const RENDER_UNIFORMS = defineUniforms<RenderUniformSource>('RenderParams
   { name: 'predatorColor', type: 'vec3f', value: () => SCENE_COLORS.predator },
   { name: 'boundsColor', type: 'vec3f', value: () => SCENE_COLORS.bounds },
   { name: 'table', type: 'vec4f', length: COLOR_TABLE_SIZE, value: (s) => s.scene.table },
-  // The look (src/core/look.ts; render.wgsl boidLook, the twin of glsl/look.glsl).
+  // The look (src/core/look.ts; render.wgsl boidLook, the twin of src/webgl2/look.glsl).
   {
     name: 'ramp',
     type: 'vec4f',

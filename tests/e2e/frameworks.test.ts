@@ -205,7 +205,6 @@ function packIsFresh(): boolean {
   };
   const sources = [
     'src',
-    'glsl',
     'scripts/build-lib.mjs',
     'scripts/shader-squeeze.mjs',
     'package.json',

@@ -1,4 +1,4 @@
-// The drawing uniforms' table (src/core/look-uniforms.ts): glsl/look.glsl declares none by hand
+// The drawing uniforms' table (src/core/look-uniforms.ts): src/webgl2/look.glsl declares none by hand
 // and reads each generated `u<Name>`; render.wgsl's RenderParams holds each row with its type
 // and reads `R.<name>`; both languages get the same numbers for one frame (hand-set source).
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { defaultParams } from '../../src/core/params';
 import { defaultView } from '../../src/core/view';
 
 const root = join(import.meta.dirname, '../..');
-const lookGlsl = readFileSync(join(root, 'glsl/look.glsl'), 'utf8');
+const lookGlsl = readFileSync(join(root, 'src/webgl2/look.glsl'), 'utf8');
 const renderWgsl = readFileSync(join(root, 'src/webgpu/render.wgsl'), 'utf8');
 
 /** A frame's source with distinct hand-set numbers (no two fields alike). */

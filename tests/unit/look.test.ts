@@ -1,4 +1,4 @@
-// The look's math (src/core/look.ts), the CPU twin of glsl/look.glsl and render.wgsl: the
+// The look's math (src/core/look.ts), the CPU twin of src/webgl2/look.glsl and render.wgsl: the
 // animation has no pop when the speed changes (the angle is continuous in the velocity at any t,
 // even after hours), beats faster when climbing, glides at cruise, is rigid at flap 0; meshes have
 // unit normals and a bird's wings lie on both sides of its body; palettes fill only what the view

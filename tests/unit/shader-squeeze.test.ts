@@ -9,9 +9,9 @@ import { squeezeShader } from '../../scripts/shader-squeeze.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const files = [
-  ...readdirSync(join(root, 'glsl'))
+  ...readdirSync(join(root, 'src/webgl2'))
     .filter((f) => f.endsWith('.glsl'))
-    .map((f) => `glsl/${f}`),
+    .map((f) => `src/webgl2/${f}`),
   ...readdirSync(join(root, 'src/webgpu'))
     .filter((f) => f.endsWith('.wgsl'))
     .map((f) => `src/webgpu/${f}`),

@@ -1,6 +1,6 @@
 #version 300 es
 // Pass 1, key: state -> (cellKey, payload) per element, in blocks of the blocked bitonic sort
-// (glsl/bitonic-block.glsl, canonical layout: block t holds elements t * BLOCK .. t * BLOCK + BLOCK - 1),
+// (src/webgl2/bitonic-block.glsl, canonical layout: block t holds elements t * BLOCK .. t * BLOCK + BLOCK - 1),
 // each block already sorted by the merges of size <= BLOCK (the plan's local stages). The payload
 // is the element's index in the state texture (the reorder pass gathers by it). Padding elements
 // (index >= count) get the sentinel key 0xFFFFFFFF, so they sort after every boid.
