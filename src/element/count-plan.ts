@@ -10,7 +10,22 @@ import type { Flock } from '../index';
 import { validateParams, type FlockParams } from '../core/params';
 import { rescaleForCount } from '../core/presets';
 import { autoBoundsBox } from '../core/page';
-import { probeCount, PROBE_MAX_COUNT, PROBE_START_COUNT, type CountProbe } from '../count-probe';
+import {
+  probeCount,
+  PROBE_FPS,
+  PROBE_MAX_COUNT,
+  PROBE_MIN_COUNT,
+  PROBE_START_COUNT,
+  type CountProbe,
+} from '../count-probe';
+import { resizeState } from '../core/resize-state';
+import {
+  capacityKey,
+  recallCapacity,
+  rememberCapacity,
+  sharedMeasure,
+  type RememberedCapacity,
+} from '../capacity-memory';
 import type { ElementOptions } from './attribute-options';
 
 /** How an element's start picks its count (countPlan). */
@@ -88,19 +103,89 @@ export function countPlan(options: ElementOptions, facts: CountFacts, stage: Sta
 }
 
 /**
- * The probe, then its count set on the flock; with a density, the flock's own view.density then
+ * A new count on a flock that is on screen, without a pop (issue 27): the state is read, the
+ * count and its box set (countChange), then the state put back resized (resizeState: kept boids
+ * keep their state, scaled with the box; added ones join next to a flying boid). Simulated time
+ * restarts at 0 (setState).
+ */
+export async function resizeCount(
+  flock: Flock,
+  count: number,
+  plan: CountPlan,
+  stage: StageSize,
+): Promise<void> {
+  if (count === flock.params.count) return;
+  const before = flock.params;
+  const state = await flock.readState();
+  await flock.setParams(countChange(flock.params, count, plan, stage));
+  await flock.setState(resizeState(state, before, flock.params));
+}
+
+/** The memory key of this flock's device, rung and dimensions (src/capacity-memory.ts). */
+export function capacityKeyOf(flock: Flock): string {
+  return capacityKey({
+    backend: flock.backend,
+    device: flock.deviceInfo,
+    dimensions: flock.params.dimensions,
+  });
+}
+
+/** What the element's start learnt about the count: measured now, remembered, or shared. */
+export interface CountSource {
+  /** The probe's measurement, when this flock (or one sharing it) measured. */
+  probe?: CountProbe;
+  /** The remembered capacity used instead of a probe (a revisit). */
+  remembered?: RememberedCapacity;
+  /** The probe was another element's (many elements starting at once share one). */
+  shared?: boolean;
+}
+
+/**
+ * The count of a probed plan, set on the flock: the remembered capacity of this device when
+ * there is one (no probe), else the probe, shared by every flock of the page with the same
+ * device, rung and dimensions (the first measures with `keepState` count changes when asked, the
+ * others wait for its answer), and remembered. With a density, the flock's own view.density then
  * takes the count from the area up to that (and refits it on resize).
+ * @param keepState count changes keep the flock's state (resizeCount): the flock is on screen
+ * @param recallOnly only the remembered capacity: without one, nothing is measured or changed
  */
 export async function probeAndSetCount(
   flock: Flock,
   plan: CountPlan,
   stage: StageSize,
-): Promise<CountProbe> {
+  keepState = false,
+  recallOnly = false,
+): Promise<CountSource & { count: number }> {
   const setCount = (count: number) =>
-    flock.setParams(countChange(flock.params, count, plan, stage));
-  const probe = await probeCount(flock, { maxCount: plan.cap, setCount });
-  if (probe.count !== flock.params.count) await setCount(probe.count);
+    keepState
+      ? resizeCount(flock, count, plan, stage)
+      : flock.setParams(countChange(flock.params, count, plan, stage));
+  const key = capacityKeyOf(flock);
+  const source: CountSource = {};
+  const remembered = recallCapacity(key);
+  let count: number;
+  if (!remembered && recallOnly) return { count: flock.params.count };
+  if (remembered) {
+    source.remembered = remembered;
+    count = Math.max(1, Math.min(remembered.count, plan.cap, flock.maxCount));
+  } else {
+    const { result, shared } = sharedMeasure(key, async () => {
+      const probe = await probeCount(flock, { maxCount: plan.cap, setCount });
+      // Kept even when the search was cut short or capped: then it is a lower bound, safe to
+      // start at (a frame rate that proves it wrong lowers it: correctCapacity).
+      rememberCapacity(key, { count: probe.count, holds: probe.holds, at: Date.now() });
+      return probe;
+    });
+    source.probe = await result;
+    source.shared = shared;
+    count = Math.max(1, Math.min(source.probe.count, plan.cap, flock.maxCount));
+  }
+  if (count !== flock.params.count) await setCount(count);
   // The flock's density takes the count from the area up to the probe's (and refits on resize).
   if (plan.density > 0) flock.setView({ density: plan.density });
-  return { ...probe, count: flock.params.count };
+  if (source.probe) source.probe = { ...source.probe, count: flock.params.count };
+  return { ...source, count: flock.params.count };
 }
+
+/** The probe's frame rate and floor, for a correction of the remembered count (capacity-memory.ts). */
+export const CORRECTION = { targetFps: PROBE_FPS, floor: PROBE_MIN_COUNT } as const;

@@ -21,17 +21,22 @@
  * to motion with `motion="always"`.
  * Owns: its flock (and the flock's canvas), its observers and listeners.
  */
-import { createFlock, FlockError } from '../index';
+import { createFlock, CPU_MAX_COUNT, FlockError } from '../index';
 import type { Flock, FlockOptions } from '../index';
 import { needsReinit } from '../core/params';
 import {
+  defaultWarmupSeconds,
+  FIRST_FRAME_MS,
+  firstFrameWarmupBudget,
   macrotask,
   runWarmup,
   warmupPlan,
   WARMUP_BUDGET_MS,
   type WarmupResult,
 } from '../core/warmup-runner';
-import type { CountProbe } from '../count-probe';
+import { validateParams } from '../core/params';
+import { PROBE_MAX_COUNT, type CountProbe } from '../count-probe';
+import { correctCapacity, type RememberedCapacity } from '../capacity-memory';
 import {
   ELEMENT_ATTRIBUTES,
   attributeFormatError,
@@ -48,7 +53,15 @@ import {
   type AttributeMemory,
   type ElementOptions,
 } from './attribute-options';
-import { countPlan, probeAndSetCount, type CountPlan } from './count-plan';
+import {
+  capacityKeyOf,
+  countChange,
+  countPlan,
+  CORRECTION,
+  probeAndSetCount,
+  resizeCount,
+  type CountPlan,
+} from './count-plan';
 import { deferred, type Deferred } from './deferred';
 import { styleSheet } from './element-style';
 import type { ViewTarget } from './view-support';
@@ -67,8 +80,23 @@ export interface StillDetail {
 }
 /** What the 'ready' event carries beside the flock: how the element started it. */
 export interface StartDetail {
-  /** The count probe's measurement (no count attribute, or a density): what this device holds at 30 fps. */
+  /**
+   * The count probe's measurement (no count attribute, or a density, on a first visit): what this
+   * device holds at 30 fps. It runs after the first frame, on screen (count changes keep the
+   * flock: added boids join next to flying ones).
+   */
   probe?: CountProbe;
+  /** The probe was another element's of this page (same device, rung and dimensions). */
+  sharedProbe?: boolean;
+  /** A revisit: the capacity remembered for this device, rung and dimensions (no probe). */
+  remembered?: RememberedCapacity;
+  /** ms from the start (connection) to the first frame drawn. */
+  firstFrameMs?: number;
+  /**
+   * An explicit rung's count cap applied to the count asked for (`backend="cpu" count="20000"`:
+   * "count capped from 20000 to 4096, the cpu backend's limit"), as `auto` does.
+   */
+  capped?: string;
   /** The warm-up flown unseen before the first frame (absent under reduced motion: see 'still'). */
   warmup?: WarmupResult & { seconds: number };
 }
@@ -95,6 +123,16 @@ export class GpuFlockElement extends Base {
    * 7), for every element of the page; past it the first frame shows the state reached.
    */
   static warmupBudgetMs = WARMUP_BUDGET_MS;
+  /**
+   * ms from the start to the first frame the warm-up of a formed start (`start="groups"`, the
+   * default) may use (FIRST_FRAME_MS; firstFrameWarmupBudget), for every element of the page.
+   */
+  static firstFrameMs = FIRST_FRAME_MS;
+  /**
+   * ms after the first frame at which a probed (or remembered) count is checked against the frame
+   * rate the loop reached: under 24 fps the remembered capacity is lowered and the count shrunk.
+   */
+  static correctAfterMs = 4000;
 
   /** Every attribute the element reacts to (custom elements API). */
   static get observedAttributes(): string[] {
@@ -226,6 +264,13 @@ export class GpuFlockElement extends Base {
     }
     const attr = BY_ATTRIBUTE.get(name);
     if (!attr || !flock) return; // read when the flock starts
+    if (name === 'count' && value === null && !this.hasAttribute('preset')) {
+      // Back to what an element without `count` runs (issue 31 item 5): the device's count.
+      this._memory.lastGood.delete('count');
+      this._memory.rejected.delete('count');
+      void this._countRemoved(flock);
+      return;
+    }
     if (this._apply(flock, attr, value, true)) {
       if (attr.target === 'view') {
         this._debugViews();
@@ -341,13 +386,20 @@ export class GpuFlockElement extends Base {
     let flock: Flock;
     let plan: CountPlan;
     let warmup = 0;
-    // Nothing shows until the first frame of the formed flock (the probe and the warm-up draw
-    // unseen).
+    const t0 = performance.now();
+    let capped: string | undefined;
+    // Nothing shows until the first frame (the warm-up flies unseen; the probe of a first visit
+    // runs after it, on screen).
     stage.style.visibility = 'hidden';
     try {
       const options = this._options();
       const { view, ...rest } = options;
       warmup = (view.warmup as number | undefined) ?? 0;
+      if (!this.hasAttribute('warmup') && !this._memory.lastGood.has('warmup')) {
+        // DESIGN section 7: 3 s in 2D, 2 s in 3D.
+        warmup = defaultWarmupSeconds(validateParams(options.params ?? {}).dimensions);
+      }
+      capped = this._capForRung(options);
       // The element flies the warm-up itself, after the count is known (the probe's count change
       // re-initialises); the flock records the value once it has.
       view.warmup = 0;
@@ -395,15 +447,31 @@ export class GpuFlockElement extends Base {
       });
     }
     const detail: StartDetail = {};
+    if (capped) detail.capped = capped;
+    /** The first frame: the stage shown and one frame drawn (the loop starts after the probe). */
+    const show = () => {
+      if (!current() || stage.style.visibility === '') return;
+      stage.style.visibility = '';
+      if (!this._still()) flock.render();
+      detail.firstFrameMs = performance.now() - t0;
+    };
     try {
       if (plan.probe) {
-        detail.probe = await probeAndSetCount(flock, plan, this._stage!);
+        // A revisit: the remembered capacity, no probe; a first visit measures after the first
+        // frame (below).
+        const known = await probeAndSetCount(flock, plan, stage, false, true);
         if (!current()) return;
+        if (known.remembered) detail.remembered = known.remembered;
       }
       if (!this._still() && warmup > 0) {
         const w = warmupPlan(flock.params, warmup, flock.time);
         const r = await runWarmup(flock, w, {
-          budgetMs: GpuFlockElement.warmupBudgetMs,
+          budgetMs: firstFrameWarmupBudget(
+            flock.params.start,
+            performance.now() - t0,
+            GpuFlockElement.warmupBudgetMs,
+            GpuFlockElement.firstFrameMs,
+          ),
           now: () => performance.now(),
           yieldToPage: macrotask,
           keepGoing: current,
@@ -412,6 +480,16 @@ export class GpuFlockElement extends Base {
         detail.warmup = { ...r, seconds: flock.time };
       }
       flock.setView({ warmup } as Record<string, unknown>);
+      if (plan.probe && !detail.remembered) {
+        // A first visit: shown at the start count, then measured on screen (count changes keep
+        // the flock), one probe per device and rung for the whole page.
+        if (!this._still()) show();
+        const measured = await probeAndSetCount(flock, plan, stage, true);
+        if (!current()) return;
+        if (measured.probe) detail.probe = measured.probe;
+        if (measured.shared) detail.sharedProbe = true;
+        if (measured.remembered) detail.remembered = measured.remembered;
+      }
     } catch (e) {
       if (!current()) return;
       this.dispatchEvent(
@@ -420,13 +498,15 @@ export class GpuFlockElement extends Base {
     } finally {
       if (current()) {
         this._warming = false;
-        stage.style.visibility = '';
+        if (this._still()) stage.style.visibility = '';
+        else show();
       }
     }
     this._debugViews();
     this._stillDrawn = false;
     if (!this._still()) flock.render();
     this._updateRunning();
+    if (plan.probe) this._correctLater(flock, plan, current);
     ready.resolve(flock);
     this.dispatchEvent(
       new CustomEvent('ready', { bubbles: true, composed: true, detail: { flock, ...detail } }),
@@ -448,6 +528,73 @@ export class GpuFlockElement extends Base {
       },
       this._stage!,
     );
+  }
+
+  /**
+   * `count` removed from a running element: the count an element without one runs (the
+   * remembered capacity of this device, or the page's shared probe), set keeping the flock
+   * (resizeCount), its box the element's (auto bounds, or scaled to keep the density).
+   */
+  private async _countRemoved(flock: Flock): Promise<void> {
+    const autoBounds = flock.view.autoBounds;
+    const fixedBox = this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
+    const density = flock.view.density;
+    const plan: CountPlan = {
+      probe: true,
+      cap: Math.min(PROBE_MAX_COUNT, flock.backend === 'cpu' ? CPU_MAX_COUNT : PROBE_MAX_COUNT),
+      density,
+      autoBounds,
+      scaleBox: !fixedBox && !autoBounds,
+    };
+    try {
+      await probeAndSetCount(flock, plan, this._stage!, true);
+    } catch (e) {
+      if (flock !== this._flock) return;
+      this._attributeError('count', null, e);
+    }
+  }
+
+  /**
+   * An explicit rung with a count cap (cpu: CPU_MAX_COUNT) takes the count down to it, as `auto`
+   * does when it lands there (issue 31 item 5), instead of failing; returns the note (also in
+   * the 'ready' detail's `capped`), or undefined.
+   */
+  private _capForRung(options: ElementOptions): string | undefined {
+    if (options.backend !== 'cpu') return undefined;
+    const full = validateParams(options.params ?? {});
+    if (full.count <= CPU_MAX_COUNT) return undefined;
+    const fixedBox = this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
+    const autoBounds = options.view.autoBounds === true;
+    const plan: CountPlan = {
+      probe: false,
+      cap: CPU_MAX_COUNT,
+      density: 0,
+      autoBounds,
+      scaleBox: !fixedBox && !autoBounds,
+    };
+    // In place: the caller's options hold this params object (countPlan mutates it too).
+    const params = (options.params ?? {}) as Record<string, unknown>;
+    Object.assign(params, countChange(full, CPU_MAX_COUNT, plan, this._stage!));
+    options.params = params;
+    return `count capped from ${full.count} to ${CPU_MAX_COUNT}, the cpu backend's limit`;
+  }
+
+  /**
+   * A remembered or probed count checked against the frame rate the loop reaches
+   * (correctAfterMs after the first frame, while it runs on screen): under 24 fps the memory is
+   * lowered (correctCapacity) and the count shrunk in place (resizeCount).
+   */
+  private _correctLater(flock: Flock, plan: CountPlan, current: () => boolean): void {
+    const stage = this._stage!;
+    const timer = setTimeout(() => {
+      if (!current() || !flock.running || this._still()) return;
+      const fps = flock.stats.fps;
+      const next = correctCapacity(capacityKeyOf(flock), flock.params.count, fps, CORRECTION);
+      if (next !== null && next < flock.params.count) {
+        void resizeCount(flock, next, plan, stage).catch(() => {});
+      }
+    }, GpuFlockElement.correctAfterMs);
+    this._cleanups.push(() => clearTimeout(timer));
   }
 
   /** True when reduced motion applies: one still frame instead of the loop. */

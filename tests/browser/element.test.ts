@@ -7,12 +7,19 @@ import type { StartDetail } from '../../src/element/gpu-flock-element';
 import { autoBoundsBox, DEFAULT_BOX_DENSITY } from '../../src/core/page';
 import { boxDensity } from '../../src/core/presets';
 import { PROBE_MAX_COUNT, PROBE_START_COUNT } from '../../src/count-probe';
+import { CAPACITY_KEY_PREFIX } from '../../src/capacity-memory';
 import { FlockError, initialState, validateParams, type Flock } from '../../src/index';
 import { localOrder } from '../../src/core/order';
 import { defaultView } from '../../src/core/view';
 import { elementMaker, once, sleep, until } from '../support/browser';
 
 const { addFlock, removeLater } = elementMaker();
+
+/** Forgets every remembered capacity (a first visit). */
+function clearCapacityMemory(): void {
+  for (const k of Object.keys(localStorage))
+    if (k.startsWith(CAPACITY_KEY_PREFIX)) localStorage.removeItem(k);
+}
 
 /** Makes matchMedia('(prefers-reduced-motion: reduce)') match; returns the undo. */
 function reduceMotion(): () => void {
@@ -304,8 +311,15 @@ describe('<gpu-flock>', () => {
     // This test checks the plan's state, not this machine's speed: no wall-clock cut.
     GpuFlockElement.stillBudgetMs = 600_000;
     try {
-      // The scene the issue saw scattered: 2,000 boids, wrap, DESIGN's 64-unit box.
-      const el = addFlock({ backend: 'webgl2', count: '2000', boundary: 'wrap', seed: '3' });
+      // The scene the issue saw scattered: 2,000 boids, wrap, DESIGN's 64-unit box, from the
+      // uniform start (DESIGN section 1; the default groups start is formed at t = 0).
+      const el = addFlock({
+        backend: 'webgl2',
+        count: '2000',
+        boundary: 'wrap',
+        seed: '3',
+        start: 'uniform',
+      });
       const still = once<CustomEvent<StillDetail>>(el, 'still', 200_000);
       const flock: Flock = await el.ready;
       expect(flock.running).toBe(false);
@@ -382,7 +396,15 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
       // 2,000 boids at the default density (a 31.75-unit cube for a square element).
       const el = addFlock(
         // paused: no loop step between ready and the read.
-        { backend: 'webgl2', count: '2000', bounds: 'auto', seed: '1', paused: '' },
+        // The uniform start (DESIGN section 1), which the warm-up has to form.
+        {
+          backend: 'webgl2',
+          count: '2000',
+          bounds: 'auto',
+          seed: '1',
+          paused: '',
+          start: 'uniform',
+        },
         'width: 300px; height: 300px',
       );
       const ready = readyDetail(el);
@@ -473,6 +495,8 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
   });
 
   test('no count: a probe picks one this device holds; density takes it from the area', async () => {
+    // A first visit: nothing remembered for this device (src/capacity-memory.ts).
+    clearCapacityMemory();
     const el = addFlock({ backend: 'webgl2', paused: '' }, 'width: 320px; height: 200px');
     const ready = readyDetail(el);
     const flock = await el.ready;

@@ -1,0 +1,145 @@
+// `npm run bench:first-frame`: the first second of the README's one-line hero (issue 27 item 5).
+// Per rung (webgpu, webgl2, webgl2-tf, cpu), in 3D and 2D, on a first visit (a fresh browser
+// profile: no remembered capacity, no shader cache) and on a revisit (the same profile, the page
+// loaded again), headless Chromium (SwiftShader here) draws
+//   <gpu-flock bounds="auto" palette="dusk" fit="cover" background="transparent" boundary="wrap"
+//              pointer="page" backend=RUNG dimensions=D>
+// in a 1280x720 hero and prints: ms from the element connecting to its first frame (the stage
+// shown and drawn), the count at that frame, and the local order of that frame's state
+// (src/core/order.ts, read before any later step: the read is queued as the stage is shown).
+// Options: --rungs webgpu,webgl2,webgl2-tf,cpu --dims 3,2 --root DIR --json FILE
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
+import { serveMeasurePage } from './measure-page.mjs';
+
+const { values: a } = parseArgs({
+  options: {
+    rungs: { type: 'string', default: 'webgpu,webgl2,webgl2-tf,cpu' },
+    dims: { type: 'string', default: '3,2' },
+    root: { type: 'string', default: '.' },
+    json: { type: 'string' },
+  },
+});
+
+/** One hero on the open page: its first frame's ms, count and order, and how the count was found. */
+async function hero(page, backend, dimensions) {
+  return page.evaluate(
+    async ({ backend, dimensions }) => {
+      await import('/src/element/index.ts');
+      const { localOrder } = await import('/src/core/order.ts');
+      const el = document.createElement('gpu-flock');
+      const attrs = {
+        bounds: 'auto',
+        palette: 'dusk',
+        fit: 'cover',
+        background: 'transparent',
+        boundary: 'wrap',
+        pointer: 'page',
+        backend,
+        dimensions: String(dimensions),
+      };
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      el.style.cssText = 'display:block;width:1280px;height:720px';
+      let first = null;
+      const ready = new Promise((res, rej) => {
+        el.addEventListener('ready', (e) => res(e.detail));
+        el.addEventListener('error', (e) => {
+          if (!e.detail?.attribute) rej(new Error(String(e.detail?.error)));
+        });
+      });
+      const t0 = performance.now();
+      document.body.append(el);
+      // The stage is shown with the first frame: read its state then (queued before any later step).
+      await new Promise((res) => {
+        const check = () => {
+          const stage = el.shadowRoot?.querySelector('.stage');
+          const flock = el.flock;
+          if (stage && flock && stage.style.visibility === '') {
+            const ms = performance.now() - t0;
+            const params = flock.params;
+            first = { ms, count: params.count, state: flock.readState(), params };
+            res();
+            return true;
+          }
+          return false;
+        };
+        const mo = new MutationObserver(() => {
+          if (check()) mo.disconnect();
+        });
+        const watch = () => {
+          const stage = el.shadowRoot?.querySelector('.stage');
+          if (!stage) return void requestAnimationFrame(watch);
+          if (!check()) mo.observe(stage, { attributes: true, attributeFilter: ['style'] });
+        };
+        watch();
+      });
+      const detail = await ready;
+      const state = await first.state;
+      const o = localOrder(state, first.params);
+      const out = {
+        backend: el.flock.backend,
+        ms: Math.round(first.ms),
+        count: first.count,
+        order: Number(o.order.toFixed(3)),
+        finalCount: el.flock.params.count,
+        readyMs: Math.round(performance.now() - t0),
+        how: detail.remembered ? 'remembered' : detail.probe ? 'probed after' : 'given',
+        warmup: detail.warmup
+          ? { steps: detail.warmup.steps, cut: detail.warmup.cut, s: detail.warmup.seconds }
+          : null,
+      };
+      el.remove();
+      return out;
+    },
+    { backend, dimensions },
+  );
+}
+
+const root = resolve(a.root);
+const { url, close } = await serveMeasurePage(root);
+const rows = [];
+try {
+  for (const rung of a.rungs.split(',')) {
+    for (const dims of a.dims.split(',').map(Number)) {
+      const profile = mkdtempSync(join(tmpdir(), 'flock-first-'));
+      const ctx = await chromium.launchPersistentContext(profile, {
+        executablePath: findChromium() ?? undefined,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        viewport: { width: 1280, height: 720 },
+      });
+      try {
+        const page = ctx.pages()[0] ?? (await ctx.newPage());
+        for (const visit of ['first visit', 'revisit']) {
+          await page.goto(url);
+          await page.waitForFunction(() => window.gpuFlock !== undefined, null, {
+            timeout: 60_000,
+          });
+          // Vite compiles the modules on the first request: load them once before timing.
+          await page.evaluate(() =>
+            Promise.all([import('/src/element/index.ts'), import('/src/core/order.ts')]),
+          );
+          const r = await hero(page, rung, dims);
+          const row = { rung, dims, visit, ...r };
+          rows.push(row);
+          console.log(
+            `${rung.padEnd(9)} ${dims}D ${visit.padEnd(11)} first frame ${String(r.ms).padStart(5)} ms, ` +
+              `${String(r.count).padStart(6)} boids, order ${r.order.toFixed(3)}  ` +
+              `(ran ${r.backend}; count ${r.how}: ${r.finalCount} at ready, ${r.readyMs} ms; ` +
+              `warm-up ${r.warmup ? `${r.warmup.steps} steps${r.warmup.cut ? ', cut' : ''}` : 'none'})`,
+          );
+        }
+      } finally {
+        await ctx.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
+    }
+  }
+} finally {
+  await close();
+}
+if (a.json) writeFileSync(a.json, JSON.stringify({ tool: 'bench-first-frame', rows }, null, 2));
