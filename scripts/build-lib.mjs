@@ -1,12 +1,12 @@
 // `npm run build`: the package in dist/ (DESIGN.md section 2).
 //   dist/index.js, dist/element.js + chunks   ES modules for bundlers; each backend is a chunk
 //                                             loaded on first use; shaders inlined as strings;
-//                                             gl-matrix stays an import (the package's one
-//                                             dependency), so the app's bundler dedupes and
-//                                             tree-shakes it
+//                                             twgl.js and gl-matrix stay imports (the package's
+//                                             dependencies), so the app's bundler dedupes and
+//                                             tree-shakes them
 //   dist/gpu-flock.element.js                 for <script type="module">: ONE self-contained file
-//                                             (every backend, gl-matrix's and d3-color's used parts
-//                                             inlined), no bundler, no sibling files
+//                                             (every backend, twgl.js's, gl-matrix's and d3-color's
+//                                             used parts inlined), no bundler, no sibling files
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
@@ -91,8 +91,8 @@ function shaderPlugin() {
   };
 }
 
-/** The package's runtime dependency: imports in dist/index.js, inlined in the single files. */
-const DEPENDENCIES = /^gl-matrix(?:\/|$)/;
+/** The package's runtime dependencies: imports in dist/index.js, inlined in the single files. */
+const DEPENDENCIES = /^(?:twgl\.js|gl-matrix)(?:\/|$)/;
 
 const common = {
   root,
@@ -279,7 +279,7 @@ async function minifyFile(fileName) {
 
 /** dist/THIRD-PARTY-NOTICES.md: every third-party package bundled into any file of dist/. */
 function writeNotices() {
-  const names = new Set(['gl-matrix']); // imported by dist/index.js, bundled into the single files
+  const names = new Set(['gl-matrix', 'twgl.js']); // imported by dist/index.js, bundled into the single files
   for (const set of bundled.values()) for (const n of set) names.add(n);
   const parts = [...names].sort().map((n) => {
     const { title, text } = notice(n);

@@ -6,4 +6,5 @@ export const PREBUNDLED_DEPS = [
   'gl-matrix',
   'gl-matrix/esm/mat4.js',
   'gl-matrix/esm/vec3.js',
+  'twgl.js',
 ];

@@ -7,8 +7,8 @@
  * The `auto` ladder probes this rung on WebGPU pages too when their adapter is software (it
  * yields to a hardware WebGL2; SwiftShader here), so the probe is small: its own 1x1 target and
  * its one program linked by link.ts from the three shader files it needs (fullscreen.vert.glsl,
- * probe.frag.glsl and their common.glsl), not program.ts (uniform setters) and textures.ts with
- * every shader of both paths.
+ * probe.frag.glsl and their common.glsl), not program.ts (twgl.js) and textures.ts with every
+ * shader of both paths.
  */
 import { linkProgram } from './link';
 import commonGlsl from './common.glsl?raw';

@@ -1,8 +1,8 @@
 /**
  * Compiling and linking a GLSL program from shader files: `#include` chunks resolved with a line
  * map, compile and link errors thrown as ShaderError naming the file and 1-based line the
- * developer edits. No uniform setters and no shader files of its own: the capability probe links
- * its one program with this and its own three files, program.ts every other program (with its
+ * developer edits. No twgl.js and no shader files of its own: the capability probe links its one
+ * program with this and its own three files, program.ts every other program (with twgl.js's
  * uniform setters).
  */
 import { ShaderError, mapShaderLog, resolveShader, type ShaderSource } from '../core/shader-source';

@@ -1,9 +1,10 @@
 /**
  * GLSL programs built from the .glsl files beside this one (compiled and linked by link.ts:
- * `#include` chunks resolved with a line map, errors thrown as ShaderError naming the file and 1-based line), and
- * their uniform setters (uniform-setters.ts: textures go to the units assigned to the samplers).
- * The caller owns each program (`deleteProgram`, or a ProgramCache).
+ * `#include` chunks resolved with a line map, errors thrown as ShaderError naming the file and
+ * 1-based line), and twgl.js's uniform setters (textures go to the units twgl assigns to the
+ * samplers). The caller owns each program (`deleteProgram`, or a ProgramCache).
  */
+import { createUniformSetters, setUniforms } from 'twgl.js';
 import {
   finishLink,
   linkDone,
@@ -14,11 +15,11 @@ import {
 } from './link';
 import { GLSL_FILES } from './shaders';
 import { BLOCK_BINDINGS, FlockBlocks } from './uniforms';
-import { createUniformSetters, setUniforms, type UniformSetter } from './uniform-setters';
 
 export type { Defines } from './link';
-export type { UniformSetter } from './uniform-setters';
 export type UniformValues = Record<string, unknown>;
+/** twgl.js's setter of one uniform: a number, an array or typed array, or a WebGLTexture for a sampler. */
+export type UniformSetter = (value: unknown) => void;
 
 export interface GLProgram {
   readonly program: WebGLProgram;
@@ -28,8 +29,9 @@ export interface GLProgram {
 }
 
 /**
- * Compiles and links `vertFile` + `fragFile` (names of files in `files`, default the .glsl files of src/webgl2/), with
- * `defines` inserted after `#version`, and makes its uniform setters. `feedback`: vertex
+ * Compiles and links `vertFile` + `fragFile` (names of files in `files`, default the .glsl files
+ * of src/webgl2/), with `defines` inserted after `#version`, and makes twgl.js's uniform setters.
+ * `feedback`: vertex
  * outputs captured by transform feedback (link.ts).
  * @throws ShaderError with the original file name and 1-based line of the first error.
  */
@@ -44,7 +46,7 @@ export function createProgram(
   return withSetters(gl, linkProgram(gl, vertFile, fragFile, defines, files, feedback));
 }
 
-/** A linked program's uniform blocks bound to their points, and its uniform setters. */
+/** A linked program's uniform blocks bound to their points, and twgl.js's setters. */
 function withSetters(
   gl: WebGL2RenderingContext,
   { program, name }: { program: WebGLProgram; name: string },
@@ -54,11 +56,11 @@ function withSetters(
     const index = gl.getUniformBlockIndex(program, block);
     if (index !== gl.INVALID_INDEX) gl.uniformBlockBinding(program, index, binding);
   }
-  const setters = createUniformSetters(gl, program);
+  const setters = createUniformSetters(gl, program) as Record<string, UniformSetter>;
   return { program, setters, name };
 }
 
-/** Binds `prog` and sets `uniforms` (textures go to the units assigned to each sampler). */
+/** Binds `prog` and sets `uniforms` (textures go to the units twgl assigned to each sampler). */
 export function useProgram(
   gl: WebGL2RenderingContext,
   prog: GLProgram,

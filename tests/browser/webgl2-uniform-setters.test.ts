@@ -1,9 +1,9 @@
-// The uniform setters of src/webgl2/uniform-setters.ts (which replaced twgl.js's) on a real
-// WebGL2 context: each uniform type the shaders use is set and read back with gl.getUniform,
-// arrays by their name without `[0]`, samplers on consecutive units with their texture bound,
-// uniform-block members and unknown names skipped.
+// twgl.js's uniform setters, as src/webgl2/program.ts uses them (imported by name, as there), on
+// a real WebGL2 context: each uniform type the shaders use is set and read back with
+// gl.getUniform, arrays by their name without `[0]`, samplers on consecutive units with their
+// texture bound, uniform-block members and unknown names skipped.
+import { createUniformSetters, setUniforms } from 'twgl.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createUniformSetters, setUniforms } from '../../src/webgl2/uniform-setters';
 
 const made: (() => void)[] = [];
 afterEach(() => {
@@ -55,12 +55,12 @@ function program(gl: WebGL2RenderingContext): WebGLProgram {
   return p;
 }
 
-describe('WebGL2 uniform setters', () => {
+describe('WebGL2 uniform setters (twgl.js)', () => {
   test('every type is uploaded with its own call and reads back; samplers take units 0, 1, 2', () => {
     const gl = document.createElement('canvas').getContext('webgl2')!;
     made.push(() => gl.getExtension('WEBGL_lose_context')?.loseContext());
     const p = program(gl);
-    const setters = createUniformSetters(gl, p);
+    const setters = createUniformSetters(gl, p) as Record<string, (v: unknown) => void>;
     expect(Object.keys(setters).sort()).toEqual(
       [
         'uF',
@@ -95,7 +95,7 @@ describe('WebGL2 uniform setters', () => {
       uTexA: texA,
       uTexB: texB,
       uTexC: texC,
-      notInTheProgram: 3, // ignored, as twgl.js did
+      notInTheProgram: 3, // ignored
     });
     const at = (name: string) => gl.getUniform(p, gl.getUniformLocation(p, name)!) as unknown;
     expect(at('uF')).toBe(1.25);

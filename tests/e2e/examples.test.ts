@@ -194,7 +194,7 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
       );
   });
 
-  test('the tarball holds dist, README, LICENSE, CHANGELOG and custom-elements.json only, no bundler-only code; gl-matrix is its dependency; the element is one file', () => {
+  test('the tarball holds dist, README, LICENSE, CHANGELOG and custom-elements.json only, no bundler-only code; twgl.js and gl-matrix are its dependencies; the element is one file', () => {
     const pack = join(root, '.pack');
     const tgz = readdirSync(pack).find((f) => f.endsWith('.tgz'))!;
     const list = execFileSync('tar', ['tzf', join(pack, tgz)], { encoding: 'utf8' })
@@ -219,9 +219,9 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
       dependencies?: Record<string, string>;
     };
     // The runtime packages the library imports (the demo's chart.js and dat.gui are not).
-    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['gl-matrix']);
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['gl-matrix', 'twgl.js']);
     // npm installed them into the app itself (not found only through the repository's modules).
-    for (const dep of ['gl-matrix']) {
+    for (const dep of ['gl-matrix', 'twgl.js']) {
       expect(existsSync(join(examplesDir, 'vite-app/node_modules', dep, 'package.json')), dep).toBe(
         true,
       );
@@ -232,7 +232,11 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
       const text = readFileSync(join(installed, f), 'utf8');
       for (const m of text.matchAll(/\bfrom\s*["']([^"'.][^"']*)["']/g)) imports.add(m[1]!);
     }
-    expect([...imports].sort()).toEqual(['gl-matrix/esm/mat4.js', 'gl-matrix/esm/vec3.js']);
+    expect([...imports].sort()).toEqual([
+      'gl-matrix/esm/mat4.js',
+      'gl-matrix/esm/vec3.js',
+      'twgl.js',
+    ]);
     // gpu-flock.element.js is ONE self-contained file: no import of anything (static or dynamic),
     // no sibling chunk; only the cpu worker is its own file, by new URL(..., import.meta.url).
     // (Beside them only their declarations, gpu-flock.element.d.ts and gpu-flock.cpu-worker.d.ts.)
