@@ -40,8 +40,13 @@ import { isSmallTouchScreen, probeMessage, probeNote } from './probe-text';
 import { boundedCount, estimateMs, MAX_FRAME_MS, type FrameCost } from '../core/frame-cost';
 import { probeCount, PROBE_START_COUNT, type CountProbe } from '../count-probe';
 import { embedCode } from '../element/embed-code';
-import { ELEMENT_VIEW_DEFAULTS } from '../element/attributes';
-import { macrotask, runWarmup, warmupPlan, WARMUP_BUDGET_MS } from '../core/warmup-runner';
+import {
+  defaultWarmupSeconds,
+  macrotask,
+  runWarmup,
+  warmupPlan,
+  WARMUP_BUDGET_MS,
+} from '../core/warmup-runner';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { ParamGui } from './param-gui';
@@ -192,10 +197,12 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const schema = VIEW_SCHEMA;
   const view = { ...query.options.view };
   if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
-  // The warm-up (DESIGN section 7; the element's 2 s unless the URL says) is flown once the
-  // count is chosen.
+  // The warm-up (DESIGN section 7; the element's 2 s in 3D and 3 s in 2D unless the URL says) is
+  // flown once the count is chosen.
   const warmup =
-    typeof view.warmup === 'number' ? view.warmup : (ELEMENT_VIEW_DEFAULTS.warmup as number);
+    typeof view.warmup === 'number'
+      ? view.warmup
+      : defaultWarmupSeconds(validateParams(params).dimensions);
   view.warmup = 0;
   // A density (count from the area) applies once the probe has measured the device.
   const density = typeof view.density === 'number' ? view.density : 0;

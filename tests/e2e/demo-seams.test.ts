@@ -31,6 +31,16 @@ describe.skipIf(!chromiumPath)('demo seams', () => {
   const demo = demoSession('e2e-seams', { width: 1280, height: 800 });
   const open = (page: Page, query: string) => openDemo(page, demo.baseUrl, query);
 
+  test('the warm-up defaults to 3 s in 2D and 2 s in 3D (DESIGN section 7), as the element', async () => {
+    const page = await demo.context.newPage();
+    await open(page, '?backend=webgl2&count=300&dimensions=2');
+    // Before: the demo took the element's 3D default (2 s) in 2D too.
+    expect(await page.evaluate(() => window.flock!.view.warmup)).toBe(3);
+    await open(page, '?backend=webgl2&count=300');
+    expect(await page.evaluate(() => window.flock!.view.warmup)).toBe(2);
+    await page.close();
+  });
+
   test('Stress by URL and by the Scene menu: the same rule, the count probe of the stress scene', async () => {
     const page = await demo.context.newPage();
     await open(page, '?preset=stress&backend=webgl2');
