@@ -307,8 +307,8 @@ describe.skipIf(!chromiumPath)('demo page', () => {
       expect(text).toBe(probeMessage(p, true));
       expect(text).toMatch(
         p.holds
-          ? /^small touch screen: [\d,]+ boids, (the most measured|the scene's count)/
-          : /^small touch screen: 512 boids, the fewest offered; even these do not hold 30 fps/,
+          ? /^small touch screen: [\d,]+ boids, (the most this device|the scene's count)/
+          : /^small touch screen: 512 boids: the fewest offered; this device does not hold 30 fps/,
       );
       await expect
         .poll(() => page.locator('[data-field=compact]').textContent())
