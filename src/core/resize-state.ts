@@ -8,7 +8,7 @@
  * Owns nothing (a pure function of its inputs; mulberry32 for the choices, src/core/state.ts).
  */
 import type { FlockParams } from './params';
-import { mulberry32, type FlockState } from './state';
+import { mulberry32, randomDirection, type FlockState } from './state';
 
 /** Salt of the PRNG that places added boids (mixed with the seed and the new count). */
 const JOIN_SALT = 0x9e3779b9;
@@ -68,20 +68,7 @@ export function resizeState(
   const far = Math.max(near, 0.8 * r);
   for (let j = keep; j < n; j++) {
     const k = Math.min(old - 1, Math.floor(rand() * old));
-    let dx: number, dy: number, dz: number;
-    if (axes === 2) {
-      const phi = 2 * Math.PI * rand();
-      dx = Math.cos(phi);
-      dy = Math.sin(phi);
-      dz = 0;
-    } else {
-      const z = 2 * rand() - 1;
-      const phi = 2 * Math.PI * rand();
-      const s = Math.sqrt(Math.max(0, 1 - z * z));
-      dx = s * Math.cos(phi);
-      dy = s * Math.sin(phi);
-      dz = z;
-    }
+    const [dx, dy, dz] = randomDirection(rand, axes);
     const len = near + rand() * (far - near);
     const d = [dx, dy, dz];
     for (let a = 0; a < 3; a++) {

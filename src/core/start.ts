@@ -29,7 +29,7 @@
  * counts from 2 to 50,000, 2D and 3D, soft and wrap).
  */
 import type { FlockParams } from './params';
-import type { FlockState } from './state';
+import { randomDirection, type FlockState } from './state';
 
 /** The most of the box the groups take before the lattice tightens. */
 const FILL = 0.35;
@@ -103,15 +103,7 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
       }
     }
     centres.push(best);
-    if (axes === 2) {
-      const phi = 2 * Math.PI * rand();
-      headings.push([Math.cos(phi), Math.sin(phi), 0]);
-    } else {
-      const z = 2 * rand() - 1;
-      const phi = 2 * Math.PI * rand();
-      const s = Math.sqrt(Math.max(0, 1 - z * z));
-      headings.push([s * Math.cos(phi), s * Math.sin(phi), z]);
-    }
+    headings.push(randomDirection(rand, axes));
     speeds.push(minSpeed + (maxSpeed - minSpeed) * (0.35 + 0.3 * rand()));
   }
 

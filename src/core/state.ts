@@ -22,6 +22,23 @@ export interface FlockState {
 }
 
 /**
+ * A unit direction, uniform on the circle (2D: one draw, the angle) or the sphere (3D: two draws,
+ * z then the angle; Archimedes' cylinder projection), from `rand` (e.g. mulberry32). The draw
+ * order is part of every seed's initial state: the uniform start, the groups start's headings and
+ * the boids a count change adds all take their directions here.
+ */
+export function randomDirection(rand: () => number, axes: 2 | 3): [number, number, number] {
+  if (axes === 2) {
+    const phi = 2 * Math.PI * rand();
+    return [Math.cos(phi), Math.sin(phi), 0];
+  }
+  const z = 2 * rand() - 1;
+  const phi = 2 * Math.PI * rand();
+  const s = Math.sqrt(Math.max(0, 1 - z * z));
+  return [s * Math.cos(phi), s * Math.sin(phi), z];
+}
+
+/**
  * mulberry32 (Tommy Ettinger, 2017): a 32-bit PRNG with a 2^32 period, enough for initial states.
  * Returns a function giving uniform numbers in [0, 1) with 24 random bits (exact in float32).
  */
@@ -75,20 +92,7 @@ export function uniformState(params: FlockParams): FlockState {
       if (x >= hi[a]!) x = float32Below(hi[a]!);
       positions[4 * i + a] = x;
     }
-    let dx: number, dy: number, dz: number;
-    if (axes === 2) {
-      const phi = 2 * Math.PI * rand();
-      dx = Math.cos(phi);
-      dy = Math.sin(phi);
-      dz = 0;
-    } else {
-      const z = 2 * rand() - 1;
-      const phi = 2 * Math.PI * rand();
-      const s = Math.sqrt(Math.max(0, 1 - z * z));
-      dx = s * Math.cos(phi);
-      dy = s * Math.sin(phi);
-      dz = z;
-    }
+    const [dx, dy, dz] = randomDirection(rand, axes);
     const speed = minSpeed + rand() * (maxSpeed - minSpeed);
     positions[4 * i + 3] = i % params.species;
     velocities[4 * i] = dx * speed;
