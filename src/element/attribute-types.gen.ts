@@ -131,7 +131,7 @@ export interface GpuFlockAttributes {
   'auto-bounds'?: boolean | 'true' | 'false';
   /** Count from the area (capped by what the device holds and by count); 0: off. 0 to 10000 boids per 10,000 CSS px². View option `density`. Default 0. */
   density?: number | `${number}`;
-  /** Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time). 0 to 60 s. View option `warmup`. Default 2. */
+  /** Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time). 0 to 60 s. View option `warmup`. Default 2 in 3D, 3 in 2D. */
   warmup?: number | `${number}`;
   /** Where the pointer attracts the flock: off, over the element, or anywhere on the page. View option `pointer`. Default "off". */
   pointer?: 'off' | 'element' | 'page';
@@ -279,7 +279,7 @@ export interface GpuFlockReactAttributes {
   'auto-bounds'?: boolean | 'true' | 'false';
   /** Count from the area (capped by what the device holds and by count); 0: off. 0 to 10000 boids per 10,000 CSS px². View option `density`. Default 0. */
   density?: number | `${number}`;
-  /** Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time). 0 to 60 s. View option `warmup`. Default 2. */
+  /** Simulated seconds flown unseen before the first frame (at most 1.5 s of wall time). 0 to 60 s. View option `warmup`. Default 2 in 3D, 3 in 2D. */
   warmup?: number | `${number}`;
   /** Where the pointer attracts the flock: off, over the element, or anywhere on the page. View option `pointer`. Default "off". */
   pointer?: 'off' | 'element' | 'page';

@@ -13,6 +13,7 @@
 import {
   ELEMENT_ATTRIBUTES,
   ELEMENT_VIEW_DEFAULTS,
+  ELEMENT_VIEW_DEFAULT_TEXT,
   kebabCase,
   schemaAttributes,
   type SchemaEntry,
@@ -91,7 +92,9 @@ function body(flavour: Flavour): string {
       a.target === 'view' && a.name in ELEMENT_VIEW_DEFAULTS
         ? ELEMENT_VIEW_DEFAULTS[a.name]
         : s.default;
-    const shown = s.defaultText?.replace(/`/g, '') ?? JSON.stringify(d);
+    const text =
+      a.target === 'view' ? (ELEMENT_VIEW_DEFAULT_TEXT[a.name] ?? s.defaultText) : s.defaultText;
+    const shown = text?.replace(/`/g, '') ?? JSON.stringify(d);
     out.push(comment([`${s.doc}.`, range, which, `Default ${shown}.`]));
     out.push(`  ${key(kebabCase(a.name))}?: ${schemaType(s, flavour)};`);
   }

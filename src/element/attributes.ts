@@ -115,12 +115,19 @@ export const ELEMENT_ATTRIBUTES: readonly ElementAttribute[] = [
 
 /**
  * View options whose default differs in the element (DESIGN.md section 7): it warms a flock up
- * for 3 simulated seconds before the first frame (createFlock: 0). DESIGN says 2; from seed 1,
- * DESIGN's default 2D scene reaches local order 0.797 at 2 s and 0.878 at 3 s (3D: 0.860 and
- * 0.896; `npm run order -- --set timeStep=0.1`), and the target is 0.8 at the first frame. `pointer` is `element` when
- * the `interactive` attribute is present, else `off`, as in VIEW_SCHEMA.
+ * before the first frame (createFlock: 0), 2 simulated seconds in 3D and 3 in 2D
+ * (defaultWarmupSeconds, src/core/warmup-runner.ts; the value here is the 3D one, the element
+ * takes the 2D one when `dimensions="2"`). `pointer` is `element` when the `interactive`
+ * attribute is present, else `off`, as in VIEW_SCHEMA.
  */
 export const ELEMENT_VIEW_DEFAULTS: Readonly<Record<string, unknown>> = { warmup: 2 };
+/**
+ * How the attribute table and the typed attributes print an element default that depends on
+ * other attributes (Markdown; backticks are dropped where plain text is wanted).
+ */
+export const ELEMENT_VIEW_DEFAULT_TEXT: Readonly<Record<string, string>> = {
+  warmup: '`2` in 3D, `3` in 2D',
+};
 
 /** Every schema-driven attribute: the params', then the view options'. */
 export function schemaAttributes(viewSchema: readonly SchemaEntry[] = []): SchemaAttribute[] {
@@ -188,6 +195,9 @@ function allowedOf(spec: SchemaEntry): string {
 
 function defaultOf(spec: SchemaEntry, target: AttributeTarget): string {
   if (spec.defaultText !== undefined) return spec.defaultText;
+  if (target === 'view' && spec.name in ELEMENT_VIEW_DEFAULT_TEXT) {
+    return ELEMENT_VIEW_DEFAULT_TEXT[spec.name]!;
+  }
   const d =
     target === 'view' && spec.name in ELEMENT_VIEW_DEFAULTS
       ? ELEMENT_VIEW_DEFAULTS[spec.name]

@@ -7,6 +7,7 @@
 import { PARAM_SCHEMA, defaultParams, type FlockParams } from '../core/params';
 import { VIEW_SCHEMA, resolvedShape, type ViewOptions } from '../core/view';
 import { encodeText } from '../core/codec';
+import { defaultWarmupSeconds } from '../core/warmup-runner';
 import { ELEMENT_VIEW_DEFAULTS, kebabCase } from './attributes';
 
 /** What the line is made from. */
@@ -32,7 +33,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /**
  * The element line for `s`. `count` is always written (without it the element picks a count
  * for the device); other parameters and view options only where they differ from the element's
- * defaults (its warmup is 2 s). Booleans are bare attributes when true, `="false"` when a true
+ * defaults (its warmup is 2 s in 3D, 3 s in 2D). Booleans are bare attributes when true, `="false"` when a true
  * default is turned off; `pointer: element` is written `interactive`, `autoBounds` as
  * `bounds="auto"` (and then no bounds-min/bounds-max: the box follows the element). Values are
  * written by the text codec (src/core/codec.ts encodeText): numbers as JavaScript's shortest
@@ -66,7 +67,12 @@ export function embedCode(s: EmbedState): string {
       add('interactive');
       continue;
     }
-    const d = spec.name in ELEMENT_VIEW_DEFAULTS ? ELEMENT_VIEW_DEFAULTS[spec.name] : spec.default;
+    const d =
+      spec.name === 'warmup'
+        ? defaultWarmupSeconds(s.params.dimensions)
+        : spec.name in ELEMENT_VIEW_DEFAULTS
+          ? ELEMENT_VIEW_DEFAULTS[spec.name]
+          : spec.default;
     if (same(v, d)) continue;
     // A flock's view reads its default shape resolved (bird in 3D, arrow in 2D).
     if (spec.name === 'shape' && v === resolvedShape('auto', s.params.dimensions)) continue;

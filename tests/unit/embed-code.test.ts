@@ -49,6 +49,17 @@ describe('embedCode', () => {
     );
   });
 
+  test("the element's warm-up default is 3 s in 2D, 2 s in 3D: neither is written", () => {
+    const flat = validateParams({ dimensions: 2 });
+    expect(embedCode({ params: flat, view: { ...defaultView(), warmup: 3 } })).toBe(
+      '<gpu-flock count="16384" dimensions="2"></gpu-flock>',
+    );
+    // 2 s differs from the 2D default: written.
+    expect(embedCode({ params: flat, view: { ...defaultView(), warmup: 2 } })).toBe(
+      '<gpu-flock count="16384" dimensions="2" warmup="2"></gpu-flock>',
+    );
+  });
+
   test('changed values in schema order; booleans bare or ="false"; interactive; bounds="auto"', () => {
     const params = validateParams({
       count: 3000,

@@ -27,6 +27,18 @@ describe('README attribute table', () => {
     expect(table).toContain('`arrow`, `bird`, `fish`, `dot` | `bird` in 3D, `arrow` in 2D');
   });
 
+  test("warmup's element default is given per dimension (2 in 3D, 3 in 2D), not a single 2", () => {
+    const row = currentAttributeTable()
+      .split('\n')
+      .find((l) => l.startsWith('| `warmup` |'));
+    expect(row).toContain('| `2` in 3D, `3` in 2D |');
+    // The view options table is createFlock's: 0.
+    const view = currentViewTable()
+      .split('\n')
+      .find((l) => l.startsWith('| `warmup` |'));
+    expect(view).toContain('| `0` |');
+  });
+
   test('has one row per schema attribute and element attribute', () => {
     const table = currentAttributeTable();
     for (const s of PARAM_SCHEMA) expect(table).toContain(`| \`${kebabCase(s.name)}\` |`);
