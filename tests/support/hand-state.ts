@@ -1,12 +1,22 @@
 // Small hand-made flock states for the CPU reference's hand-worked tests.
 import type { FlockState } from '../../src/core/state';
 
+/** One boid of a hand-made state: [position, velocity, species?]. */
+export type HandBoid = [number[], number[], number?];
+
+/**
+ * One boid, written on one line: `handState([boid([0, 0, 0], [3, 0, 0]), boid([1, 0, 0], [3, 0, 0])])`
+ * (position and velocity xyz; `species` sets position.w).
+ */
+export const boid = (position: number[], velocity: number[], species?: number): HandBoid =>
+  species === undefined ? [position, velocity] : [position, velocity, species];
+
 /**
  * A state from [position, velocity, species?] per boid (missing components are 0; a 4th position
  * component is the species unless `species` is given): positions xyz + w = species, velocities
  * xyz + w, both Float32Array(4 * count).
  */
-export function handState(boids: [number[], number[], number?][]): FlockState {
+export function handState(boids: HandBoid[]): FlockState {
   const s: FlockState = {
     count: boids.length,
     positions: new Float32Array(4 * boids.length),

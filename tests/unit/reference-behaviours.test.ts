@@ -7,7 +7,7 @@ import { validateParams, type FlockParams } from '../../src/core/params';
 import { referenceStep, referenceSteps, viewConeK, viewConeSees } from '../../src/core/reference';
 import { flowAt, flowPhase, predatorPosition } from '../../src/core/behaviours';
 import { assignSpecies, initialState } from '../../src/core/state';
-import { handState, xyz } from '../support/hand-state';
+import { boid, handState, xyz } from '../support/hand-state';
 import { allFinite } from '../support/compare';
 
 /** dt = 0.1 s, one species, no wall force (bounce), the sum-free defaults of the new model. */
@@ -31,16 +31,7 @@ describe('Reynolds steering', () => {
     // steer = limit(5*(0,1,0) - (3,0,0), 2) = 2*(-3,5,0)/sqrt(34); v' = v + 0.1*steer
     const p = base({ separationWeight: 0, cohesionWeight: 0 });
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-        [
-          [0, 1.5, 0],
-          [0, 3, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [3, 0, 0]), boid([0, 1.5, 0], [0, 3, 0])]),
       p,
     );
     const k = 0.2 / Math.sqrt(34);
@@ -54,16 +45,7 @@ describe('Reynolds steering', () => {
     // ali = (3,0,0): steer = limit((5,0,0) - (3,0,0), 2) = (2,0,0); coh = d: also (2,0,0)
     // a = -3 + 2 + 2 = 1 -> v' = 3.1 (no overall limit in reynolds)
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-        [
-          [0.5, 0, 0],
-          [3, 0, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [3, 0, 0]), boid([0.5, 0, 0], [3, 0, 0])]),
       base(),
     );
     expectVec(xyz(s.velocities, 0), [3.1, 0, 0]);
@@ -74,16 +56,7 @@ describe('Reynolds steering', () => {
 
   test('separation acts only within min(separationRadius, perceptionRadius)', () => {
     // neighbour 1.5 away: inside r = 2, outside rs = 1: no separation; ws alone (wa = wc = 0) -> no force
-    const two = handState([
-      [
-        [0, 0, 0],
-        [3, 0, 0],
-      ],
-      [
-        [1.5, 0, 0],
-        [3, 0, 0],
-      ],
-    ]);
+    const two = handState([boid([0, 0, 0], [3, 0, 0]), boid([1.5, 0, 0], [3, 0, 0])]);
     const only = { alignmentWeight: 0, cohesionWeight: 0 };
     expectVec(xyz(referenceStep(two, base(only)).velocities, 0), [3, 0, 0]);
     // rs = 5 > r: the model uses r = 2, so the 1.5 neighbour separates: sep = (-1/1.5,0,0),
@@ -97,16 +70,7 @@ describe('Reynolds steering', () => {
   test("'sum' keeps the first model: one weighted sum, limited once", () => {
     // d = (1,0,0): sep = (-1,0,0)*1.5, ali = v1 - v0 = 0, coh = (1,0,0): a = -0.5 -> 2.95
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-        [
-          [1, 0, 0],
-          [3, 0, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [3, 0, 0]), boid([1, 0, 0], [3, 0, 0])]),
       base({ steering: 'sum', separationRadius: 2 }),
     );
     expectVec(xyz(s.velocities, 0), [2.95, 0, 0]);
@@ -119,18 +83,9 @@ describe('soft walls', () => {
     const p = base({ boundary: 'soft' });
     const s = referenceStep(
       handState([
-        [
-          [-30, 0, 0],
-          [0, 3, 0],
-        ],
-        [
-          [31, 10, 0],
-          [0, 3, 0],
-        ],
-        [
-          [0, 0, 0],
-          [0, 3, 0],
-        ],
+        boid([-30, 0, 0], [0, 3, 0]),
+        boid([31, 10, 0], [0, 3, 0]),
+        boid([0, 0, 0], [0, 3, 0]),
       ]),
       p,
     );
@@ -145,12 +100,7 @@ describe('soft walls', () => {
   test('soft walls still reflect a boid that crosses the wall', () => {
     // x = -31.9 moving at -5: a = 4*(3.9)/4 = 3.9 -> v' = -4.61, p' = -32.361 -> -31.639, v inward
     const s = referenceStep(
-      handState([
-        [
-          [-31.9, 0, 0],
-          [-5, 0, 0],
-        ],
-      ]),
+      handState([boid([-31.9, 0, 0], [-5, 0, 0])]),
       base({ boundary: 'soft' }),
     );
     expect(xyz(s.positions, 0)[0]).toBeCloseTo(-31.639, 4);
@@ -163,15 +113,7 @@ describe('obstacles', () => {
 
   test('a boid in the avoidance zone is pushed out along the normal', () => {
     // q = 3 < R + m = 4: a = 8 * (1,0,0) * (4 - 3) / 2 = (4,0,0)
-    const s = referenceStep(
-      handState([
-        [
-          [3, 0, 0],
-          [0, 3, 0],
-        ],
-      ]),
-      base(ob),
-    );
+    const s = referenceStep(handState([boid([3, 0, 0], [0, 3, 0])]), base(ob));
     expectVec(xyz(s.velocities, 0), [0.4, 3, 0]);
     expectVec(xyz(s.positions, 0), [3.04, 0.3, 0]);
   });
@@ -179,15 +121,7 @@ describe('obstacles', () => {
   test('a boid inside is put back on the surface with no inward velocity', () => {
     // p = (1,0,0), v = (-3,0,0): a = 8*(4-1)/2 = 12 -> v' = -1.8 -> minSpeed 2: (-2,0,0)
     // p' = (0.8,0,0) inside: p' = (2,0,0), v'.n = -2 < 0 -> v' = (0,0,0)
-    const s = referenceStep(
-      handState([
-        [
-          [1, 0, 0],
-          [-3, 0, 0],
-        ],
-      ]),
-      base(ob),
-    );
+    const s = referenceStep(handState([boid([1, 0, 0], [-3, 0, 0])]), base(ob));
     expectVec(xyz(s.positions, 0), [2, 0, 0]);
     expectVec(xyz(s.velocities, 0), [0, 0, 0]);
   });
@@ -195,15 +129,7 @@ describe('obstacles', () => {
   test('a boid exactly at the centre takes the normal (1,0,0): no NaN', () => {
     // a = 8*(1,0,0)*4/2 = (16,0,0); v = (0,3,0) -> v' = (1.6,3,0) (speed 3.4)
     // p' = (0.16,0.3,0), |p'| = 0.34 < 2 -> p' = 2*p'/0.34; v'.n = 3.4 > 0: kept
-    const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [0, 3, 0],
-        ],
-      ]),
-      base(ob),
-    );
+    const s = referenceStep(handState([boid([0, 0, 0], [0, 3, 0])]), base(ob));
     expectVec(xyz(s.velocities, 0), [1.6, 3, 0]);
     expectVec(xyz(s.positions, 0), [0.32 / 0.34, 0.6 / 0.34, 0]);
   });
@@ -211,12 +137,7 @@ describe('obstacles', () => {
   test('in 2D the obstacle offset has no z', () => {
     // centre (3,0,7) seen from the origin in 2D: e = (-3,0,0), q = 3: a = (-4,0,0)
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [0, 3, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [0, 3, 0])]),
       base({ dimensions: 2, obstacles: [{ center: [3, 0, 7], radius: 2 }] }),
     );
     expectVec(xyz(s.velocities, 0), [-0.4, 3, 0]);
@@ -226,18 +147,9 @@ describe('obstacles', () => {
 describe('attractor', () => {
   test('attracts with S*(1 - q/R), repels with a negative strength, nothing at its centre', () => {
     const boids = handState([
-      [
-        [4, 0, 0],
-        [0, 3, 0],
-      ],
-      [
-        [0, 0, 0],
-        [0, 3, 0],
-      ],
-      [
-        [0, 20, 0],
-        [3, 0, 0],
-      ],
+      boid([4, 0, 0], [0, 3, 0]),
+      boid([0, 0, 0], [0, 3, 0]),
+      boid([0, 20, 0], [3, 0, 0]),
     ]);
     // q = 4, R = 16: a = 10 * (-1,0,0) * 0.75 = (-7.5,0,0)
     const s = referenceStep(boids, base({ attractorStrength: 10 }));
@@ -253,12 +165,7 @@ describe('attractor', () => {
   test('under wrap the attractor is seen through the minimum image', () => {
     // A = (30,0,0), boid at (-30,0,0) in a 64 box: e = 60 -> -4: a = 10*(-1)*(1 - 4/16) = -7.5
     const s = referenceStep(
-      handState([
-        [
-          [-30, 0, 0],
-          [0, 3, 0],
-        ],
-      ]),
+      handState([boid([-30, 0, 0], [0, 3, 0])]),
       base({ boundary: 'wrap', attractor: [30, 0, 0], attractorStrength: 10 }),
     );
     expectVec(xyz(s.velocities, 0), [-0.75, 3, 0]);
@@ -281,16 +188,7 @@ describe('predators', () => {
   test('prey flee with F*(1 - q/R); a boid on the predator feels nothing', () => {
     // predator 0 at t = 0 sits at the box centre (0,0,0); boid at (2,0,0): a = 12*(1-2/8) = 9
     const s = referenceStep(
-      handState([
-        [
-          [2, 0, 0],
-          [0, 3, 0],
-        ],
-        [
-          [0, 0, 0],
-          [0, 3, 0],
-        ],
-      ]),
+      handState([boid([2, 0, 0], [0, 3, 0]), boid([0, 0, 0], [0, 3, 0])]),
       base({ predators: 1 }),
     );
     expectVec(xyz(s.velocities, 0), [0.9, 3, 0]);
@@ -311,15 +209,7 @@ describe('predators', () => {
 
 describe('flow', () => {
   test('pure wind moves positions, not velocities', () => {
-    const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [0, 3, 0],
-        ],
-      ]),
-      base({ wind: [1, 0, -2] }),
-    );
+    const s = referenceStep(handState([boid([0, 0, 0], [0, 3, 0])]), base({ wind: [1, 0, -2] }));
     expectVec(xyz(s.velocities, 0), [0, 3, 0]);
     expectVec(xyz(s.positions, 0), [0.1, 0.3, -0.2]);
   });
@@ -337,17 +227,7 @@ describe('flow', () => {
     expect(flowPhase(25)).toBeCloseTo(Math.PI / 2, 9);
     expectVec(flowAt(p2, 0, 0, 0, flowPhase(5)), [0, 2, 0], 12);
     // the step: 2D boid at the origin at t = 5 drifts by w*dt on top of v*dt
-    const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-      ]),
-      p2,
-      'brute',
-      5,
-    );
+    const s = referenceStep(handState([boid([0, 0, 0], [3, 0, 0])]), p2, 'brute', 5);
     expectVec(xyz(s.velocities, 0), [3, 0, 0]);
     expectVec(xyz(s.positions, 0), [0.3, 0.2, 0]);
   });
@@ -357,10 +237,7 @@ describe('species', () => {
   test('separation from every species, alignment and cohesion with ones own', () => {
     // boid 0 (species 0) v = (3,0,0); boid 1 (species 1) at (0.5,0,0) v = (0,3,0)
     // boid 0: M = {} -> only separation: steer = limit((-5,0,0) - (3,0,0), 2) = (-2,0,0) * 1.5
-    const two = handState([
-      [[0, 0, 0], [3, 0, 0], 0],
-      [[0.5, 0, 0], [0, 3, 0], 1],
-    ]);
+    const two = handState([boid([0, 0, 0], [3, 0, 0], 0), boid([0.5, 0, 0], [0, 3, 0], 1)]);
     const s = referenceStep(two, base({ species: 2 }));
     expectVec(xyz(s.velocities, 0), [2.7, 0, 0]);
     // both count each other as neighbours: velocities.w = |N_i| = 1; species ride along
@@ -369,10 +246,7 @@ describe('species', () => {
     expect(s.positions[7]).toBe(1);
     // the same pair as one species also aligns and coheres: ali = (0,3,0) steers
     // limit((0,5,0) - (3,0,0), 2), coh = (0.5,0,0) steers limit((2,0,0), 2)
-    const one = handState([
-      [[0, 0, 0], [3, 0, 0], 0],
-      [[0.5, 0, 0], [0, 3, 0], 0],
-    ]);
+    const one = handState([boid([0, 0, 0], [3, 0, 0], 0), boid([0.5, 0, 0], [0, 3, 0], 0)]);
     const t = referenceStep(one, base({ species: 2 }));
     const k = 2 / Math.sqrt(34);
     expectVec(xyz(t.velocities, 0), [3 + 0.1 * (-3 + -3 * k + 2), 0.1 * 5 * k, 0]);
@@ -393,16 +267,7 @@ describe('species', () => {
 
 describe('field of view', () => {
   // Boid 0 at the origin heading +x at 3; boid 1 half a unit behind it (inside rs = 1), moving +y.
-  const behind = handState([
-    [
-      [0, 0, 0],
-      [3, 0, 0],
-    ],
-    [
-      [-0.5, 0, 0],
-      [0, 3, 0],
-    ],
-  ]);
+  const behind = handState([boid([0, 0, 0], [3, 0, 0]), boid([-0.5, 0, 0], [0, 3, 0])]);
 
   test('a boid behind is no flockmate at 180 degrees but is at 360; separation counts it in both', () => {
     // 180: d = (-0.5,0,0), d.v = -1.5 < 0: not seen. sep = -d/|d|^2 = (2,0,0):
@@ -423,31 +288,13 @@ describe('field of view', () => {
   test('a boid without heading (|v| <= eps) sees all around, even at 0 degrees', () => {
     // Boid 0 still; boid 1 at (0,1.5,0) (outside rs), v = (0,3,0): ali steers (0,5,0) - 0 -> (0,2,0),
     // coh (0,1.5,0) -> (0,2,0): a = (0,4,0), v' = (0,0.4,0), raised to minSpeed 2: (0,2,0).
-    const still = handState([
-      [
-        [0, 0, 0],
-        [0, 0, 0],
-      ],
-      [
-        [0, 1.5, 0],
-        [0, 3, 0],
-      ],
-    ]);
+    const still = handState([boid([0, 0, 0], [0, 0, 0]), boid([0, 1.5, 0], [0, 3, 0])]);
     for (const fieldOfView of [0, 90, 360]) {
       const s = referenceStep(still, base({ fieldOfView }));
       expectVec(xyz(s.velocities, 0), [0, 2, 0]);
     }
     // Heading +x at 3 and 0 degrees: the same neighbour, off the heading, is not seen: a = 0.
-    const moving = handState([
-      [
-        [0, 0, 0],
-        [3, 0, 0],
-      ],
-      [
-        [0, 1.5, 0],
-        [0, 3, 0],
-      ],
-    ]);
+    const moving = handState([boid([0, 0, 0], [3, 0, 0]), boid([0, 1.5, 0], [0, 3, 0])]);
     expectVec(xyz(referenceStep(moving, base({ fieldOfView: 0 })).velocities, 0), [3, 0, 0]);
   });
 
@@ -456,16 +303,7 @@ describe('field of view', () => {
     // |d| = 1.25 (outside rs): d.v = 6.25 = |d||v| exactly. Mate with v_j = (0,3,0):
     // ali: limit(5(0,1,0) - (3,4,0), 2) = 2(-3,1,0)/sqrt(10); coh: 5(0.6,0.8,0) - (3,4,0) = 0.
     const edge = (y: number) =>
-      handState([
-        [
-          [0, 0, 0],
-          [3, 4, 0],
-        ],
-        [
-          [0.75, y, 0],
-          [0, 3, 0],
-        ],
-      ]);
+      handState([boid([0, 0, 0], [3, 4, 0]), boid([0.75, y, 0], [0, 3, 0])]);
     const s = referenceStep(edge(1), base({ fieldOfView: 0 }));
     const k = 0.2 / Math.sqrt(10);
     expectVec(xyz(s.velocities, 0), [3 - 3 * k, 4 + k, 0]);

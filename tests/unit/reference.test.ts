@@ -9,7 +9,7 @@ import {
   referenceSteps,
 } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
-import { handState, xyz } from '../support/hand-state';
+import { boid, handState, xyz } from '../support/hand-state';
 import { allFinite, parityParams } from '../support/compare';
 
 /**
@@ -31,16 +31,7 @@ describe('reference step, hand-worked', () => {
     // boid 0: d = (1,0,0), |d|^2 = 1: sep = (-1,0,0), ali = v1 - v0 = 0, coh = (1,0,0)
     // a = 1.5*(-1) + 1 = -0.5 -> v' = 3 - 0.05 = 2.95, p' = 0.295
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-        [
-          [1, 0, 0],
-          [3, 0, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [3, 0, 0]), boid([1, 0, 0], [3, 0, 0])]),
       base(),
     );
     expect(xyz(s.velocities, 0)[0]).toBeCloseTo(2.95, 6);
@@ -54,16 +45,7 @@ describe('reference step, hand-worked', () => {
     // ali = (0,3,0) - (3,0,0) = (-3,3,0), |a| = 4.243 > 2 -> a = 2*(-0.7071, 0.7071, 0)
     const p = base({ separationWeight: 0, cohesionWeight: 0 });
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-        [
-          [0, 1.5, 0],
-          [0, 3, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [3, 0, 0]), boid([0, 1.5, 0], [0, 3, 0])]),
       p,
     );
     const k = 0.1 * 2 * Math.SQRT1_2;
@@ -74,16 +56,7 @@ describe('reference step, hand-worked', () => {
   test('the summed steer is clamped to maxSteerForce', () => {
     // cohesionWeight 10: a = -1.5 + 10 = 8.5 -> 2; v' = 3.2, p' = 0.32
     const s = referenceStep(
-      handState([
-        [
-          [0, 0, 0],
-          [3, 0, 0],
-        ],
-        [
-          [1, 0, 0],
-          [3, 0, 0],
-        ],
-      ]),
+      handState([boid([0, 0, 0], [3, 0, 0]), boid([1, 0, 0], [3, 0, 0])]),
       base({ cohesionWeight: 10 }),
     );
     expect(xyz(s.velocities, 0)[0]).toBeCloseTo(3.2, 6);
@@ -93,18 +66,9 @@ describe('reference step, hand-worked', () => {
   test('speed is clamped to [minSpeed, maxSpeed]; zero velocity stays zero', () => {
     const s = referenceStep(
       handState([
-        [
-          [0, 0, 0],
-          [6, 0, 0],
-        ],
-        [
-          [10, 0, 0],
-          [0, 1, 0],
-        ],
-        [
-          [-10, 0, 0],
-          [0, 0, 0],
-        ],
+        boid([0, 0, 0], [6, 0, 0]),
+        boid([10, 0, 0], [0, 1, 0]),
+        boid([-10, 0, 0], [0, 0, 0]),
       ]),
       base(),
     );
@@ -118,15 +82,7 @@ describe('reference step, hand-worked', () => {
   test('bounce reflects the position and points the velocity inward', () => {
     // |v| = 5: x' = 31.9 + 0.4 = 32.3 > 32 -> 64 - 32.3 = 31.7, v.x = -4;
     // z' = -31.9 - 0.3 = -32.2 < -32 -> -64 + 32.2 = -31.8, v.z = +3
-    const s = referenceStep(
-      handState([
-        [
-          [31.9, 0, -31.9],
-          [4, 0, -3],
-        ],
-      ]),
-      base(),
-    );
+    const s = referenceStep(handState([boid([31.9, 0, -31.9], [4, 0, -3])]), base());
     expect(xyz(s.positions, 0)[0]).toBeCloseTo(31.7, 5);
     expect(xyz(s.positions, 0)[2]).toBeCloseTo(-31.8, 5);
     expect(xyz(s.velocities, 0)).toEqual([-4, 0, 3]);
@@ -135,12 +91,7 @@ describe('reference step, hand-worked', () => {
   test('wrap moves through the wall and keeps the velocity', () => {
     // x' = 32.3 -> -32 + mod(64.3, 64) = -31.7; z' = -32.2 -> -32 + mod(-0.2, 64) = 31.8
     const s = referenceStep(
-      handState([
-        [
-          [31.9, 0, -31.9],
-          [4, 0, -3],
-        ],
-      ]),
+      handState([boid([31.9, 0, -31.9], [4, 0, -3])]),
       base({ boundary: 'wrap' }),
     );
     expect(xyz(s.positions, 0)[0]).toBeCloseTo(-31.7, 5);
@@ -149,16 +100,7 @@ describe('reference step, hand-worked', () => {
   });
 
   test('under wrap, boids on opposite walls are neighbours by minimum image', () => {
-    const s0 = handState([
-      [
-        [-31.5, 0, 0],
-        [0, 3, 0],
-      ],
-      [
-        [31.5, 0, 0],
-        [0, 3, 0],
-      ],
-    ]);
+    const s0 = handState([boid([-31.5, 0, 0], [0, 3, 0]), boid([31.5, 0, 0], [0, 3, 0])]);
     expect(Array.from(neighborCounts(s0, base({ boundary: 'wrap' })))).toEqual([1, 1]);
     expect(Array.from(neighborCounts(s0, base({ boundary: 'wrap' }), 'grid'))).toEqual([1, 1]);
     expect(Array.from(neighborCounts(s0, base()))).toEqual([0, 0]);
@@ -191,12 +133,7 @@ describe('reference step, hand-worked', () => {
       const s = referenceSteps(same, p, 5, search);
       expect(allFinite(s)).toBe(true);
     }
-    const single = handState([
-      [
-        [0, 0, 0],
-        [0, 0, 0],
-      ],
-    ]);
+    const single = handState([boid([0, 0, 0], [0, 0, 0])]);
     expect(allFinite(referenceSteps(single, p, 3))).toBe(true);
     const still = initialState(
       validateParams({ count: 500, minSpeed: 0, maxSpeed: 0.01, seed: 3 }),

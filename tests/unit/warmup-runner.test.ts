@@ -1,9 +1,13 @@
-// The unseen warm-up (src/core/warmup-runner.ts): its step, its plan, and the runner's chunks and wall
-// bound, driven by a fake flock on a fake clock.
+// The unseen warm-up (src/core/warmup-runner.ts): its step, its plan, the runner's chunks and wall
+// bound (driven by a fake flock on a fake clock), and the warm-up budget of the first frame.
 import { describe, expect, test } from 'vitest';
 import { defaultParams, validateParams } from '../../src/core/params';
 import {
+  defaultWarmupSeconds,
+  FIRST_FRAME_MS,
+  firstFrameWarmupBudget,
   runWarmup,
+  WARMUP_BUDGET_MS,
   warmupPlan,
   warmupTimeStep,
   type WarmupTarget,
@@ -115,5 +119,21 @@ describe('runWarmup', () => {
       await runWarmup(empty.flock, { timeStep: 0.1, steps: 0 }, { budgetMs: 100, now: () => 0 }),
     ).toEqual({ steps: 0, ms: 0, cut: false, stopped: false });
     expect(empty.calls).toEqual([]);
+  });
+});
+
+describe('the first frame (issue 27)', () => {
+  test('the element and demo warm up 3 s in 2D, 2 s in 3D (DESIGN section 7)', () => {
+    expect(defaultWarmupSeconds(2)).toBe(3);
+    expect(defaultWarmupSeconds(3)).toBe(2);
+  });
+
+  test('a formed start warms up only within the first second; a uniform start keeps 1.5 s', () => {
+    expect(FIRST_FRAME_MS).toBeLessThan(1000);
+    expect(firstFrameWarmupBudget('groups', 300)).toBe(FIRST_FRAME_MS - 300);
+    expect(firstFrameWarmupBudget('groups', 2000)).toBe(0);
+    expect(firstFrameWarmupBudget('groups', 0, 200)).toBe(200);
+    expect(firstFrameWarmupBudget('uniform', 300)).toBe(WARMUP_BUDGET_MS);
+    expect(firstFrameWarmupBudget('uniform', 5000, 600_000)).toBe(600_000);
   });
 });
