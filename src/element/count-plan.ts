@@ -106,7 +106,8 @@ export function countPlan(options: ElementOptions, facts: CountFacts, stage: Sta
  * A new count on a flock that is on screen, without a pop (issue 27): the state is read, the
  * count and its box set (countChange), then the state put back resized (resizeState: kept boids
  * keep their state, scaled with the box; added ones join next to a flying boid). Simulated time
- * restarts at 0 (setState).
+ * goes on from the read state's (setState's `time`): the wing and tail phases do not jump (DESIGN
+ * section 7), nor do the predators or the flow.
  */
 export async function resizeCount(
   flock: Flock,
@@ -117,8 +118,9 @@ export async function resizeCount(
   if (count === flock.params.count) return;
   const before = flock.params;
   const state = await flock.readState();
+  const time = flock.time;
   await flock.setParams(countChange(flock.params, count, plan, stage));
-  await flock.setState(resizeState(state, before, flock.params));
+  await flock.setState(resizeState(state, before, flock.params), { time });
 }
 
 /** The memory key of this flock's device, rung and dimensions (src/capacity-memory.ts). */

@@ -167,8 +167,8 @@ export function resetCommand(): Command {
   };
 }
 
-/** setState: `s` (validated at the call); the caller sees `asks` (its count in params). */
-export function setStateCommand(s: FlockState, asks: FlockParams): Command {
+/** setState: `s` (validated at the call) at simulated time `time`; the caller sees `asks` (its count in params). */
+export function setStateCommand(s: FlockState, asks: FlockParams, time = 0): Command {
   let p = asks;
   let rechecked = false;
   return {
@@ -183,7 +183,7 @@ export function setStateCommand(s: FlockState, asks: FlockParams): Command {
     },
     apply(b, journal) {
       if (rechecked) journal.askCount(s.count);
-      journal.setState(b, s, p);
+      journal.setState(b, s, p, time);
     },
     undo: forget,
   };

@@ -157,8 +157,9 @@ export class Flock extends EventTarget {
     return { ...v, shape: resolvedShape(v.shape, this._journal.params.dimensions) };
   }
   /**
-   * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (and
-   * when count, dimensions or seed re-initialise), + timeStep per step given to the backend.
+   * Simulated time t, seconds (DESIGN.md section 1): 0 at creation, reset() and setState() (the
+   * time given to setState, when given; and 0 when count, dimensions or seed re-initialise), +
+   * timeStep per step given to the backend.
    */
   get time(): number {
     return this._host.backend?.time ?? this._journal.snapshot.time;
@@ -269,17 +270,25 @@ export class Flock extends EventTarget {
   /**
    * Replaces the state; its count becomes params.count; ids become the array indices.
    * @param state positions and velocities Float32Array(4*count) (xyz + w), finite values; in 2D z = 0.
+   * @param options.time the simulated time t of `state`, seconds (default 0, DESIGN.md section 1):
+   *   a caller that replaces the state of a flying flock (a count change) passes the time it read
+   *   (`flock.time`), so the wing and tail phases, predators and flow go on without a jump.
    * @returns a promise of the state given to the backend (while a loss is recovered, it rejects
    *   with a FlockError on 'count' when the new rung cannot hold that many).
-   * @throws FlockError naming the field (state.count, state.positions[i], ...), the value and what is allowed; nothing changes.
+   * @throws FlockError naming the field (state.count, state.positions[i], ..., or time: a finite
+   *   number >= 0), the value and what is allowed; nothing changes.
    */
-  setState(state: FlockState): Promise<void> {
+  setState(state: FlockState, options: { time?: number } = {}): Promise<void> {
     this._checkNotDisposed();
+    const time = options.time ?? 0;
+    if (typeof time !== 'number' || !Number.isFinite(time) || time < 0) {
+      throw new FlockError('time', time, 'a finite number of seconds >= 0');
+    }
     const p = this._journal.params;
     const max = this._recovery.upNow ? this._host.backend!.maxCount : MAX_COUNT;
     const s = validateState(state, p.dimensions, max, p.species);
     if (s.count !== p.count) this._anim.stepTimer.forgetStepCost();
-    return this._queue.submit(calls.setStateCommand(s, { ...p, count: s.count }));
+    return this._queue.submit(calls.setStateCommand(s, { ...p, count: s.count }, time));
   }
 
   /**
