@@ -35,3 +35,6 @@ export const xyz = (a: Float32Array, i: number): number[] => [
   a[4 * i + 1]!,
   a[4 * i + 2]!,
 ];
+
+/** The length of record i's xyz (a velocity record: the boid's speed). */
+export const length3 = (a: Float32Array, i: number): number => Math.hypot(...xyz(a, i));

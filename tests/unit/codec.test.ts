@@ -13,7 +13,7 @@ import {
 import { FlockError } from '../../src/core/errors';
 import { PARAM_SCHEMA, validateParams, type ParamSpec } from '../../src/core/params';
 import { VIEW_SCHEMA, validateView, type ViewSpec } from '../../src/core/view';
-import { optionsFromAttributes, type AttributeMemory } from '../../src/element/attribute-options';
+import { readAttributes } from '../support/attributes';
 import { parseQuery } from '../../src/app/url-params';
 import { demoQuery, parseDemoQuery } from '../../src/app/app-state';
 import { defaultCamera } from '../../src/core/render-math';
@@ -176,23 +176,8 @@ describe('text outside the format is named', () => {
 });
 
 describe('the element and the URL read one format', () => {
-  function read(attrs: Record<string, string>) {
-    const memory: AttributeMemory = {
-      lastGood: new Map(),
-      rejected: new Set(),
-      goodDisable: undefined,
-    };
-    const reports: { attribute: string; text: string | null; error: unknown }[] = [];
-    const options = optionsFromAttributes(
-      { getAttribute: (n) => attrs[n] ?? null, hasAttribute: (n) => n in attrs },
-      memory,
-      (attribute, text, error) => reports.push({ attribute, text, error }),
-    );
-    return { options, reports };
-  }
-
   test('antialias="off", picked-boid="1.5", count="2.5" are reported and left out', () => {
-    const { options, reports } = read({
+    const { options, reports } = readAttributes({
       antialias: 'off',
       'picked-boid': '1.5',
       count: '2.5',

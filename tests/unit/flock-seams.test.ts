@@ -8,6 +8,7 @@ import type { FlockState } from '../../src/core/state';
 import { pointerToWorld } from '../../src/core/pointer';
 import { validateParams, type Vec3 } from '../../src/core/params';
 import { fakeFlock, flush, next, settle } from '../support/fake-flock';
+import { camera } from '../support/camera';
 
 const PARAMS = { count: 61, seed: 11 };
 
@@ -155,20 +156,13 @@ describe('auto keeps a GPU rung above its count limit (reproduction 9)', () => {
 
 describe('the pointer never throws (reproduction 6)', () => {
   const canvas = { rect: { left: 0, top: 0, width: 300, height: 150 }, width: 300, height: 150 };
-  const camera = {
-    target: [0, 0, 0] as [number, number, number],
-    distance: 10,
-    yaw: 0,
-    pitch: 0,
-    fovY: Math.PI / 2,
-  };
   test('a box touching 1e6: points off the canvas stay inside the attractor range', () => {
     const p = {
       boundsMin: [999_000, -10, -10] as Vec3,
       boundsMax: [1_000_000, 10, 10] as Vec3,
       dimensions: 3 as const,
     };
-    const cam = { ...camera, target: [999_500, 0, 0] as [number, number, number] };
+    const cam = camera({ target: [999_500, 0, 0] });
     for (const [x, y] of [
       [300, 75],
       [3000, 75],

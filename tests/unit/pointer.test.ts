@@ -5,18 +5,10 @@
 import { describe, expect, test } from 'vitest';
 import { pointerToWorld, type PointerCanvas } from '../../src/core/pointer';
 import type { FlockParams } from '../../src/core/params';
-import type { OrbitCamera } from '../../src/core/render-math';
+import { camera } from '../support/camera';
 
 type Box = Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>;
 const box3: Box = { boundsMin: [-5, -5, -5], boundsMax: [5, 5, 5], dimensions: 3 };
-const camera = (over: Partial<OrbitCamera> = {}): OrbitCamera => ({
-  target: [0, 0, 0],
-  distance: 10,
-  yaw: 0,
-  pitch: 0,
-  fovY: Math.PI / 2,
-  ...over,
-});
 /** A 200 x 200 CSS box at (100, 50) with a 400 x 400 drawing buffer (devicePixelRatio 2). */
 const square: PointerCanvas = {
   rect: { left: 100, top: 50, width: 200, height: 200 },

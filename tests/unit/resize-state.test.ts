@@ -3,6 +3,7 @@ import { validateParams } from '../../src/core/params';
 import { initialState } from '../../src/core/state';
 import { resizeState } from '../../src/core/resize-state';
 import { referenceSteps } from '../../src/core/reference';
+import { length3 } from '../support/hand-state';
 
 describe('resizeState: a count change without a pop (issue 27)', () => {
   test.each([
@@ -50,11 +51,7 @@ describe('resizeState: a count change without a pop (issue 27)', () => {
           } else expect(x).toBe(0);
         }
         // Flying like a flockmate: a speed in range, not at rest.
-        const v = Math.hypot(
-          r.velocities[4 * j]!,
-          r.velocities[4 * j + 1]!,
-          r.velocities[4 * j + 2]!,
-        );
+        const v = length3(r.velocities, j);
         expect(v).toBeGreaterThanOrEqual(p.minSpeed - 1e-4);
         expect(r.positions[4 * j + 3]).toBe(j % p.species);
       }

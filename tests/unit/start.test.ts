@@ -4,6 +4,7 @@ import { initialState, mulberry32, uniformState } from '../../src/core/state';
 import { localOrder } from '../../src/core/order';
 import { neighborCounts } from '../../src/core/reference';
 import { pickSmallest } from '../../src/core/start';
+import { length3 } from '../support/hand-state';
 
 /** The smallest distance between two boids (minimum image under wrap), by brute force. */
 function minDistance(s: { count: number; positions: Float32Array }, p: FlockParams): number {
@@ -55,11 +56,7 @@ describe("start: 'groups' (DESIGN section 1: a formed flock at t = 0)", () => {
       // Most boids have flockmates (a formed flock, not scattered singles).
       expect(o.withNeighbors).toBeGreaterThan(0.95);
       for (let i = 0; i < count; i++) {
-        const v = Math.hypot(
-          s.velocities[4 * i]!,
-          s.velocities[4 * i + 1]!,
-          s.velocities[4 * i + 2]!,
-        );
+        const v = length3(s.velocities, i);
         expect(v).toBeGreaterThanOrEqual(p.minSpeed - 1e-5);
         expect(v).toBeLessThanOrEqual(p.maxSpeed + 1e-5);
         for (let a = 0; a < 3; a++) {

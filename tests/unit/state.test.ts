@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { FlockError } from '../../src/core/errors';
 import { validateParams } from '../../src/core/params';
 import { initialState, mulberry32, validateState } from '../../src/core/state';
+import { length3 } from '../support/hand-state';
 
 describe('PRNG and initial state', () => {
   test('mulberry32 is deterministic, in [0, 1), and seed-dependent', () => {
@@ -31,11 +32,7 @@ describe('PRNG and initial state', () => {
         expect(s.positions[4 * i + a]).toBeGreaterThanOrEqual(p.boundsMin[a]!);
         expect(s.positions[4 * i + a]).toBeLessThan(p.boundsMax[a]!);
       }
-      const v = Math.hypot(
-        s.velocities[4 * i]!,
-        s.velocities[4 * i + 1]!,
-        s.velocities[4 * i + 2]!,
-      );
+      const v = length3(s.velocities, i);
       expect(v).toBeGreaterThanOrEqual(p.minSpeed - 1e-5);
       expect(v).toBeLessThanOrEqual(p.maxSpeed + 1e-5);
       expect(s.positions[4 * i + 3]).toBe(0);

@@ -24,6 +24,7 @@ import { autoDensityMax, buildScene, predatorScene, viewStatic } from '../../src
 import { predatorPosition } from '../../src/core/behaviours';
 import { VIEW_SCHEMA, defaultView, validateView, viewSpec } from '../../src/core/view';
 import { viewValueFromText } from '../../src/core/codec';
+import { camera } from '../support/camera';
 
 function flockError(fn: () => unknown): FlockError {
   try {
@@ -306,13 +307,7 @@ describe('fit', () => {
 describe('unprojectToPlane (the pointer) with hand-worked numbers', () => {
   // A camera at distance 10 on +z looking at the origin, fovY 90 degrees (tan 45 = 1), square:
   // NDC (x, y) on the plane z = 0 is (10 x, 10 y, 0).
-  const cam = {
-    target: [0, 0, 0] as [number, number, number],
-    distance: 10,
-    yaw: 0,
-    pitch: 0,
-    fovY: Math.PI / 2,
-  };
+  const cam = camera();
 
   test('2D-style: camera on +z, plane z = 0', () => {
     const vp = viewProjection(cam, 1);

@@ -1,39 +1,15 @@
-// The <gpu-flock> element's attribute text, read in Node (optionsFromAttributes takes any
-// getAttribute/hasAttribute source): an `obstacles` text outside the attribute's format is
-// reported by the attribute, its text and the README table's format, not as obstacles[0].center.
+// The <gpu-flock> element's attribute reading (src/element/attribute-options.ts), in Node through
+// tests/support/attributes.ts: an `obstacles` text outside the attribute's format is reported by the
+// attribute, its text and the README table's format, not as obstacles[0].center.
 import { describe, expect, test } from 'vitest';
 import { FlockError } from '../../src/core/errors';
-import {
-  optionsFromAttributes,
-  type AttributeMemory,
-  type AttributeSource,
-} from '../../src/element/attribute-options';
+import { readAttributes } from '../support/attributes';
 
 const FORMAT = 'JSON list, or "x,y,z,r; x,y,z,r" (up to 16)';
 
-function source(attrs: Record<string, string>): AttributeSource {
-  return {
-    getAttribute: (n) => attrs[n] ?? null,
-    hasAttribute: (n) => n in attrs,
-  };
-}
-
-function read(attrs: Record<string, string>) {
-  const memory: AttributeMemory = {
-    lastGood: new Map(),
-    rejected: new Set(),
-    goodDisable: undefined,
-  };
-  const reports: { attribute: string; text: string | null; error: unknown }[] = [];
-  const options = optionsFromAttributes(source(attrs), memory, (attribute, text, error) =>
-    reports.push({ attribute, text, error }),
-  );
-  return { options, reports, memory };
-}
-
 describe('obstacles attribute text', () => {
   test('"garbage" names the attribute, the text and the format', () => {
-    const { options, reports, memory } = read({ obstacles: 'garbage', count: '301' });
+    const { options, reports, memory } = readAttributes({ obstacles: 'garbage', count: '301' });
     expect(reports.length).toBe(1);
     const { attribute, text, error } = reports[0]!;
     expect([attribute, text]).toEqual(['obstacles', 'garbage']);
@@ -54,14 +30,14 @@ describe('obstacles attribute text', () => {
       ['[{"center":[1,2,3]', '(not JSON: '],
     ];
     for (const [text, why] of cases) {
-      const e = read({ obstacles: text }).reports[0]!.error as FlockError;
+      const e = readAttributes({ obstacles: text }).reports[0]!.error as FlockError;
       expect([e.field, e.value, e.allowed]).toEqual(['obstacles', text, FORMAT]);
       expect(e.message).toContain(why);
     }
   });
 
   test('text in the format is read; values out of range still name the sphere and field', () => {
-    const good = read({ obstacles: '0,0,0,4; 10,-2,1,2.5' });
+    const good = readAttributes({ obstacles: '0,0,0,4; 10,-2,1,2.5' });
     expect(good.reports).toEqual([]);
     expect(good.options.params).toEqual({
       obstacles: [
@@ -69,7 +45,7 @@ describe('obstacles attribute text', () => {
         { center: [10, -2, 1], radius: 2.5 },
       ],
     });
-    const zero = read({ obstacles: '0,0,0,0' }).reports[0]!.error as FlockError;
+    const zero = readAttributes({ obstacles: '0,0,0,0' }).reports[0]!.error as FlockError;
     expect(zero.field).toBe('obstacles[0].radius');
     expect(zero.value).toBe(0);
   });
