@@ -57,14 +57,8 @@ export { BOID_BYTES, bufferLimit, maxCountFor } from './buffers';
 /** Largest workgroup the fixed-size workgroup arrays allow (MAX_WG / MAX_BLOCK in the WGSL). */
 const MAX_WG = 256;
 
-export {
-  DEFAULT_SEARCH_TILE,
-  DEFAULT_SORTED_LAYOUT,
-  type FlockSimulation,
-  type FlockSimulationOptions,
-  type SimulationBuffers,
-  type SimulationTimings,
-} from './simulation-types';
+// The simulation's types and defaults (all of simulation-types.ts), for this module's importers.
+export * from './simulation-types';
 
 const floorPow2 = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(1, n)));
 
