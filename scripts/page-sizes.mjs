@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { gzipSize, kB, pageFiles } from './gzip-size.mjs';
 import { squeezeShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,24 +78,19 @@ try {
   const chunk = new Map(
     Object.entries(outputs)
       .filter(([p]) => p.endsWith('.js'))
-      .map(([p, o]) => [nameOf(p), { ...o, gzip: gzipSync(readFileSync(p), { level: 9 }).length }]),
+      .map(([p, o]) => [nameOf(p), { ...o, path: p, gzip: gzipSize(readFileSync(p)) }]),
   );
   const entry = [...chunk].find(([, o]) => o.entryPoint)[0];
   /** The chunk whose entry point (a dynamic import) is `src/<path>`. */
   const dynamic = (path) =>
     [...chunk].find(([, o]) => o.entryPoint && o.entryPoint.endsWith(path))?.[0];
-  const load = (names) => {
-    const seen = new Set();
-    const visit = (n) => {
-      if (!n || seen.has(n)) return;
-      seen.add(n);
-      for (const i of chunk.get(n).imports)
-        if (i.kind === 'import-statement') visit(nameOf(i.path));
-    };
-    names.forEach(visit);
-    return [...seen];
-  };
-  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const load = (names) =>
+    [
+      ...pageFiles(
+        outputs,
+        names.filter(Boolean).map((n) => chunk.get(n).path),
+      ),
+    ].map(nameOf);
   const pages = {
     // The ladder probes webgpu (its device module) and webgl2 (the probe) on every page.
     webgpu: [entry, dynamic('webgpu/device.ts'), dynamic('webgpu/webgpu-backend.ts')],
@@ -105,13 +100,13 @@ try {
   for (const [page, names] of Object.entries(pages)) {
     const files = load(names).sort((a, b) => chunk.get(b).gzip - chunk.get(a).gzip);
     const total = files.reduce((s, n) => s + chunk.get(n).gzip, 0);
-    console.log(`\n${page} page: ${kb(total)} gzip in ${files.length} chunks`);
+    console.log(`\n${page} page: ${kB(total)} gzip in ${files.length} chunks`);
     for (const n of files) {
       const c = chunk.get(n);
       const inputs = Object.entries(c.inputs)
         .filter(([, i]) => i.bytesInOutput > 0)
         .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
-      console.log(`  ${kb(c.gzip).padStart(8)}  ${n === entry ? 'entry' : n} (${c.bytes} B min)`);
+      console.log(`  ${kB(c.gzip).padStart(8)}  ${n === entry ? 'entry' : n} (${c.bytes} B min)`);
       for (const [id, i] of all ? inputs : inputs.slice(0, 8)) {
         const name = relative(root, id.replace(/^raw:/, '')).replace(/^node_modules\//, '');
         console.log(`            ${String(i.bytesInOutput).padStart(6)} B  ${name}`);
