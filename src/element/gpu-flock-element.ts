@@ -26,10 +26,9 @@ import type { Flock, FlockOptions } from '../index';
 import { needsReinit } from '../core/params';
 import {
   defaultWarmupSeconds,
-  FIRST_FRAME_MS,
-  firstFrameWarmupBudget,
   macrotask,
   runWarmup,
+  warmsUpBeforeFirstFrame,
   warmupPlan,
   WARMUP_BUDGET_MS,
   type WarmupResult,
@@ -123,11 +122,6 @@ export class GpuFlockElement extends Base {
    * 7), for every element of the page; past it the first frame shows the state reached.
    */
   static warmupBudgetMs = WARMUP_BUDGET_MS;
-  /**
-   * ms from the start to the first frame the warm-up of a formed start (`start="groups"`, the
-   * default) may use (FIRST_FRAME_MS; firstFrameWarmupBudget), for every element of the page.
-   */
-  static firstFrameMs = FIRST_FRAME_MS;
   /**
    * ms after the first frame at which a probed (or remembered) count is checked against the frame
    * rate the loop reached: under 24 fps the remembered capacity is lowered and the count shrunk.
@@ -465,19 +459,22 @@ export class GpuFlockElement extends Base {
       }
       if (!this._still() && warmup > 0) {
         const w = warmupPlan(flock.params, warmup, flock.time);
-        const r = await runWarmup(flock, w, {
-          budgetMs: firstFrameWarmupBudget(
-            flock.params.start,
-            performance.now() - t0,
-            GpuFlockElement.warmupBudgetMs,
-            GpuFlockElement.firstFrameMs,
-          ),
-          now: () => performance.now(),
-          yieldToPage: macrotask,
-          keepGoing: current,
-        });
-        if (!current()) return;
-        detail.warmup = { ...r, seconds: flock.time };
+        if (warmsUpBeforeFirstFrame(flock.params.start)) {
+          // A uniform start is dust at t = 0: flown unseen first, within the wall bound.
+          const r = await runWarmup(flock, w, {
+            budgetMs: GpuFlockElement.warmupBudgetMs,
+            now: () => performance.now(),
+            yieldToPage: macrotask,
+            keepGoing: current,
+          });
+          if (!current()) return;
+          detail.warmup = { ...r, seconds: flock.time };
+        } else {
+          // A formed start is drawn as it is, before any step (issue 27: boids within 1 s): the
+          // warm-up is cut by the first-frame deadline at 0 s and shown as reached.
+          const r = { steps: 0, ms: 0, cut: w.steps > 0, stopped: false };
+          detail.warmup = { ...r, seconds: flock.time };
+        }
       }
       flock.setView({ warmup } as Record<string, unknown>);
       if (plan.probe && !detail.remembered) {

@@ -9,7 +9,7 @@ import { CAPACITY_KEY_PREFIX, rememberCapacity } from '../../src/capacity-memory
 import { capacityKeyOf } from '../../src/element/count-plan';
 import { autoBoundsBox } from '../../src/core/page';
 import { localOrder } from '../../src/core/order';
-import { CPU_MAX_COUNT, type Flock } from '../../src/index';
+import { CPU_MAX_COUNT, initialState, type Flock } from '../../src/index';
 import { elementMaker, once, until } from '../support/browser';
 
 const { addFlock } = elementMaker();
@@ -53,6 +53,39 @@ describe('<gpu-flock> without count: the first second', () => {
     // Its first frame (paused: no loop step since) is a formed flock.
     const o = localOrder(await f2.readState(), f2.params);
     expect(o.order).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("a formed start is drawn before any step: the first frame is the seed's start state", async () => {
+    // 1,234 boids, 3D then 2D: paused, so no loop step follows the first frame.
+    for (const dimensions of [3, 2] as const) {
+      const el = addFlock(
+        {
+          backend: 'webgl2',
+          count: '1234',
+          seed: '7',
+          bounds: 'auto',
+          paused: '',
+          dimensions: String(dimensions),
+        },
+        'width: 400px; height: 240px',
+      );
+      const ready = readyDetail(el);
+      const flock = await el.ready;
+      const { detail } = await ready;
+      // The warm-up (2 s in 3D, 3 s in 2D: 20 or 30 steps of 0.1 s) is cut at 0 s, shown as reached.
+      expect(detail.warmup).toMatchObject({ steps: 0, cut: true, seconds: 0 });
+      expect(flock.time).toBe(0);
+      expect(flock.view.warmup).toBe(dimensions === 2 ? 3 : 2);
+      const s = await flock.readState();
+      const seed = initialState(flock.params);
+      expect(s.count).toBe(1234);
+      // Exactly the CPU reference's start state of seed 7 (float32 in, float32 out).
+      expect(s.positions).toEqual(seed.positions);
+      expect(s.velocities).toEqual(seed.velocities);
+      // A formed flock (DESIGN section 1, start 'groups': local order >= 0.9 at t = 0).
+      expect(localOrder(s, flock.params).order).toBeGreaterThanOrEqual(0.9);
+      el.remove();
+    }
   });
 
   test('removing count returns to the count an element without count runs (issue 31 item 5)', async () => {

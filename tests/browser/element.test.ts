@@ -431,7 +431,8 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
     const budget = GpuFlockElement.warmupBudgetMs;
     GpuFlockElement.warmupBudgetMs = 0; // spent after the first chunk
     try {
-      const el = addFlock({ backend: 'webgl2', count: '1000', seed: '5' });
+      // A uniform start flies its warm-up before the first frame (a formed one does not).
+      const el = addFlock({ backend: 'webgl2', count: '1000', seed: '5', start: 'uniform' });
       const ready = readyDetail(el);
       const flock = await el.ready;
       const { detail } = await ready;
@@ -449,7 +450,15 @@ describe('<gpu-flock> on a page (DESIGN section 7)', () => {
 
   test('bounds="auto": the box is the element\'s shape; a resize re-fits it and keeps the state', async () => {
     const el = addFlock(
-      { backend: 'webgl2', count: '1500', bounds: 'auto', paused: '', warmup: '0.5' },
+      // A uniform start: its warm-up is flown before the first frame.
+      {
+        backend: 'webgl2',
+        count: '1500',
+        bounds: 'auto',
+        paused: '',
+        warmup: '0.5',
+        start: 'uniform',
+      },
       'width: 400px; height: 200px',
     );
     const flock = await el.ready;

@@ -1,13 +1,11 @@
 // The unseen warm-up (src/core/warmup-runner.ts): its step, its plan, the runner's chunks and wall
-// bound (driven by a fake flock on a fake clock), and the warm-up budget of the first frame.
+// bound (driven by a fake flock on a fake clock), and which start warms up before the first frame.
 import { describe, expect, test } from 'vitest';
 import { defaultParams, validateParams } from '../../src/core/params';
 import {
   defaultWarmupSeconds,
-  FIRST_FRAME_MS,
-  firstFrameWarmupBudget,
   runWarmup,
-  WARMUP_BUDGET_MS,
+  warmsUpBeforeFirstFrame,
   warmupPlan,
   warmupTimeStep,
   type WarmupTarget,
@@ -128,12 +126,8 @@ describe('the first frame (issue 27)', () => {
     expect(defaultWarmupSeconds(3)).toBe(2);
   });
 
-  test('a formed start warms up only within the first second; a uniform start keeps 1.5 s', () => {
-    expect(FIRST_FRAME_MS).toBeLessThan(1000);
-    expect(firstFrameWarmupBudget('groups', 300)).toBe(FIRST_FRAME_MS - 300);
-    expect(firstFrameWarmupBudget('groups', 2000)).toBe(0);
-    expect(firstFrameWarmupBudget('groups', 0, 200)).toBe(200);
-    expect(firstFrameWarmupBudget('uniform', 300)).toBe(WARMUP_BUDGET_MS);
-    expect(firstFrameWarmupBudget('uniform', 5000, 600_000)).toBe(600_000);
+  test('a formed start is drawn before any step; a uniform start flies its warm-up first', () => {
+    expect(warmsUpBeforeFirstFrame('groups')).toBe(false);
+    expect(warmsUpBeforeFirstFrame('uniform')).toBe(true);
   });
 });
