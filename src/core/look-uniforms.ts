@@ -6,10 +6,29 @@
  *   src/webgl2/look.glsl) and the values the WebGL2 renderer sets (lookUniformValues, by those names);
  * - the rows' fields of the WebGPU `RenderParams` struct (src/webgpu/uniforms.ts appends
  *   LOOK_FIELDS; render.wgsl reads them as `R.<name>`), laid out and packed by uniform-layout.ts.
+ * The look's constants (LOOK_CONSTANTS: wing and tail angles, dot sizes) are generated for both
+ * shader languages too: `look-constants.gen.glsl` and `look-constants.gen.wgsl`.
  * A new drawing uniform is a row here, read as `u<Name>` in look.glsl and `R.<name>` in
  * render.wgsl (and, for the CPU twin, in src/cpu/cpu-render.ts): docs/how-to-add-a-term.md.
  */
-import { MAX_MESH_VERTICES, MESHES, SHAPE_CODE, type LookFrame, type Shape } from './look';
+import {
+  DIHEDRAL,
+  DOT_RADIUS,
+  FISH_CRUISE,
+  GLIDE,
+  LOD_DOT,
+  MAX_MESH_VERTICES,
+  MAX_TAIL,
+  MAX_WING,
+  MESHES,
+  MIN_DOT_PX,
+  ROUND_DOT_PX,
+  SHAPE_CODE,
+  TAIL_PIVOT,
+  WING_LIMIT,
+  type LookFrame,
+  type Shape,
+} from './look';
 import type { ViewBasis } from './render-math';
 import type { RenderScene } from './scene';
 import { glslType, type UniformField, type UniformType } from './uniform-layout';
@@ -111,4 +130,42 @@ export function lookUniformValues(s: LookSource): Record<string, number | ArrayL
 /** The rows as fields of a layout whose source holds a LookSource (RenderParams). */
 export function lookFields<S extends LookSource>(): UniformField<S>[] {
   return LOOK_UNIFORMS.map((u) => ({ ...u }) as UniformField<S>);
+}
+
+/**
+ * The constants of src/core/look.ts that the shaders use as well, by name (look.glsl and
+ * render.wgsl include them from the generated chunks below, so the CPU twin and both shaders
+ * read one value).
+ */
+export const LOOK_CONSTANTS: Readonly<Record<string, number>> = {
+  DIHEDRAL,
+  MAX_WING,
+  GLIDE,
+  WING_LIMIT,
+  MAX_TAIL,
+  FISH_CRUISE,
+  TAIL_PIVOT,
+  DOT_RADIUS,
+  LOD_DOT,
+  MIN_DOT_PX,
+  ROUND_DOT_PX,
+};
+
+/** `v` as a float literal of GLSL and WGSL alike (`1` -> `1.0`, `-0.26` as is). */
+const floatLiteral = (v: number): string => (Number.isInteger(v) ? v.toFixed(1) : String(v));
+
+/** The GLSL chunk `look-constants.gen.glsl`: `const float NAME = value;` per LOOK_CONSTANTS entry. */
+export function lookConstantsGlsl(): string {
+  const lines = Object.entries(LOOK_CONSTANTS).map(
+    ([k, v]) => `const float ${k} = ${floatLiteral(v)};`,
+  );
+  return `// Generated from LOOK_CONSTANTS (src/core/look-uniforms.ts); do not edit.\n${lines.join('\n')}\n`;
+}
+
+/** The WGSL chunk `look-constants.gen.wgsl`: `const NAME: f32 = value;` per LOOK_CONSTANTS entry. */
+export function lookConstantsWgsl(): string {
+  const lines = Object.entries(LOOK_CONSTANTS).map(
+    ([k, v]) => `const ${k}: f32 = ${floatLiteral(v)};`,
+  );
+  return `// Generated from LOOK_CONSTANTS (src/core/look-uniforms.ts); do not edit.\n${lines.join('\n')}\n`;
 }

@@ -12,18 +12,8 @@
 
 const float LOOK_TWO_PI = 6.28318530718;
 // src/core/look.ts DIHEDRAL, MAX_WING, GLIDE, WING_LIMIT, MAX_TAIL, FISH_CRUISE, TAIL_PIVOT,
-// DOT_RADIUS, LOD_DOT, MIN_DOT_PX, ROUND_DOT_PX.
-const float DIHEDRAL = 0.14;
-const float MAX_WING = 0.85;
-const float GLIDE = 0.08;
-const float WING_LIMIT = 1.3;
-const float MAX_TAIL = 0.5;
-const float FISH_CRUISE = 0.45;
-const float TAIL_PIVOT = -0.26;
-const float DOT_RADIUS = 0.3;
-const float LOD_DOT = 0.25;
-const float MIN_DOT_PX = 0.75;
-const float ROUND_DOT_PX = 1.5;
+// DOT_RADIUS, LOD_DOT, MIN_DOT_PX, ROUND_DOT_PX (LOOK_CONSTANTS, src/core/look-uniforms.ts).
+#include "look-constants.gen.glsl"
 
 const vec2 DOT_CORNERS[6] = vec2[6](
   vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0),

@@ -52,6 +52,14 @@ export function runDraw(
     PREDATORS: 0,
   });
   const [r, g, b, a] = scene.background;
+  /** The canvas's framebuffer, whole, cleared to the background (depth to 1). */
+  const clearCanvas = (): void => {
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.viewport(0, 0, view.width, view.height);
+    // The canvas is premultiplied: a translucent background is written as (rgb * a, a).
+    gl.clearColor(r * a, g * a, b * a, a);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+  };
   // Trails, or no multisampling: the scene goes to an offscreen target first (below). Trails
   // with antialias keep a multisampled colour buffer between frames (faded and drawn per sample)
   // and resolve it into the target's texture before the composite.
@@ -84,11 +92,7 @@ export function runDraw(
     }
     gl.clear(gl.DEPTH_BUFFER_BIT);
   } else {
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.viewport(0, 0, view.width, view.height);
-    // The canvas is premultiplied: a translucent background is written as (rgb * a, a).
-    gl.clearColor(r * a, g * a, b * a, a);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    clearCanvas();
   }
   gl.enable(gl.DEPTH_TEST);
   gl.depthFunc(gl.LESS);
@@ -186,10 +190,7 @@ export function runDraw(
       gl.blitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.COLOR_BUFFER_BIT, gl.NEAREST);
       gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
     }
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.viewport(0, 0, view.width, view.height);
-    gl.clearColor(r * a, g * a, b * a, a);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    clearCanvas();
     gl.disable(gl.DEPTH_TEST);
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);

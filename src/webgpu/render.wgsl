@@ -96,18 +96,8 @@ fn toClip(world: vec3f) -> vec4f {
 }
 
 // src/core/look.ts DIHEDRAL, MAX_WING, GLIDE, WING_LIMIT, MAX_TAIL, FISH_CRUISE, TAIL_PIVOT,
-// DOT_RADIUS, LOD_DOT, MIN_DOT_PX, ROUND_DOT_PX.
-const DIHEDRAL: f32 = 0.14;
-const MAX_WING: f32 = 0.85;
-const GLIDE: f32 = 0.08;
-const WING_LIMIT: f32 = 1.3;
-const MAX_TAIL: f32 = 0.5;
-const FISH_CRUISE: f32 = 0.45;
-const TAIL_PIVOT: f32 = -0.26;
-const DOT_RADIUS: f32 = 0.3;
-const LOD_DOT: f32 = 0.25;
-const MIN_DOT_PX: f32 = 0.75;
-const ROUND_DOT_PX: f32 = 1.5;
+// DOT_RADIUS, LOD_DOT, MIN_DOT_PX, ROUND_DOT_PX (LOOK_CONSTANTS, src/core/look-uniforms.ts).
+#include "look-constants.gen.wgsl"
 
 fn lowbias32(x0: u32) -> u32 {
   var x = x0;

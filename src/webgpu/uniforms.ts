@@ -8,7 +8,7 @@
 import { COLOR_TABLE_SIZE, SCENE_COLORS, type ViewBasis } from '../core/render-math';
 import type { RenderScene } from '../core/scene';
 import { meshVertices, type LookFrame } from '../core/look';
-import { lookFields } from '../core/look-uniforms';
+import { lookConstantsWgsl, lookFields } from '../core/look-uniforms';
 import { MAX_OBSTACLES, MAX_PREDATORS } from '../core/params';
 import { defineUniforms } from '../core/uniform-layout';
 import { simParamsWgsl, stepParamsWgsl, switchesWgsl } from '../core/terms';
@@ -115,6 +115,7 @@ export function generatedChunks(
     'step-params.gen.wgsl': stepParamsWgsl(),
     'terms.gen.wgsl': switchesWgsl(),
     'render-params.gen.wgsl': RENDER_UNIFORMS.wgsl,
+    'look-constants.gen.wgsl': lookConstantsWgsl(),
     ...extra,
   };
 }

@@ -9,6 +9,7 @@ import { createFlock, type Flock, type FlockState } from '../../src/index';
 import type { Backend } from '../../src/backend';
 import { once, sleep } from '../support/browser';
 import { trackContexts } from '../support/contexts';
+import { canvasPixels } from '../support/frames';
 
 const N = 20;
 /** Flock i's rung: every fourth on the transform-feedback path, the same shared context. */
@@ -24,12 +25,7 @@ const glOf = (f: Flock) => (backendOf(f) as unknown as { gl: WebGL2RenderingCont
 
 /** The most common colour of the canvas as the page shows it (drawn into a 2D canvas). */
 function commonColor(c: HTMLCanvasElement): [number, number, number] {
-  const out = document.createElement('canvas');
-  out.width = c.width;
-  out.height = c.height;
-  const ctx = out.getContext('2d')!;
-  ctx.drawImage(c, 0, 0);
-  const data = ctx.getImageData(0, 0, out.width, out.height).data;
+  const data = canvasPixels(c);
   const seen = new Map<number, number>();
   for (let p = 0; p < data.length; p += 4) {
     const key = (data[p]! << 16) | (data[p + 1]! << 8) | data[p + 2]!;

@@ -74,8 +74,8 @@ afterEach(() => {
 });
 
 describe('webgpu', () => {
-  test('a burst of 30 setParams compiles at most 2 steer pipelines; the generic one serves with the same numbers', async () => {
-    const p0 = base();
+  /** A WebGPU backend at p0's seed state, disposed after the test, its first variants compiled. */
+  async function webgpuBackend(p0: FlockParams) {
     const b = await createWebGPUBackend({
       canvas: canvas(),
       params: p0,
@@ -84,6 +84,12 @@ describe('webgpu', () => {
     });
     backends.push(b);
     await b.variants!.settled();
+    return b;
+  }
+
+  test('a burst of 30 setParams compiles at most 2 steer pipelines; the generic one serves with the same numbers', async () => {
+    const p0 = base();
+    const b = await webgpuBackend(p0);
     const before = b.variants!.stats();
     const list = burst(p0, 29, 7);
     // The last one with predators, which no other call has: a variant compiled nowhere yet.
@@ -106,14 +112,7 @@ describe('webgpu', () => {
 
   test('live steps keep the sort and search whose pipelines exist until the new ones compile in the background; explicit steps run the newest', async () => {
     const p0 = base({ count: 1234 });
-    const b = await createWebGPUBackend({
-      canvas: canvas(),
-      params: p0,
-      state: initialState(p0),
-      disable: new Set(),
-    });
-    backends.push(b);
-    await b.variants!.settled();
+    const b = await webgpuBackend(p0);
     b.step(1); // the counting sort's pipelines exist from here on
     const s0 = await b.readState();
     // Pipelines made on the spot (a stall) and in the background, by entry point.

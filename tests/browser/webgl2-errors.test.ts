@@ -19,6 +19,7 @@ import { createWebGL2TFBackend } from '../../src/webgl2/webgl2-tf-backend';
 import { catchError } from '../support/browser';
 import { checkTolerance, parityParams } from '../support/compare';
 import { WEBGL2_PATHS } from '../support/webgl2-paths';
+import { float32Framebuffer } from '../support/gl-target';
 
 let backend: WebGL2PathBackend | null = null;
 let flock: Flock | null = null;
@@ -323,12 +324,7 @@ describe('webgl2-tf without a float render target', () => {
     const own = asked.slice(asked.lastIndexOf('WEBGL_lose_context') + 1);
     expect(own).not.toContain('EXT_color_buffer_float');
     // So an RGBA32F colour attachment is incomplete on this context: every pass ran without one.
-    const tex = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D, tex);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, 4, 4);
-    const fbo = gl.createFramebuffer();
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    const { tex, fbo } = float32Framebuffer(gl, 4, 4);
     expect(gl.checkFramebufferStatus(gl.FRAMEBUFFER)).not.toBe(gl.FRAMEBUFFER_COMPLETE);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.deleteFramebuffer(fbo);

@@ -9,6 +9,7 @@ import { createProgram } from '../../src/webgl2/program';
 import { GLSL_FILES } from '../../src/webgl2/shaders';
 import { FlockBlocks } from '../../src/webgl2/uniforms';
 import { parityParams } from '../support/compare';
+import { float32Framebuffer } from '../support/gl-target';
 
 const made: (() => void)[] = [];
 afterEach(() => {
@@ -32,17 +33,23 @@ const PROBE = [
   '}',
 ].join('\n');
 
+/** PROBE over a full-screen triangle, with the flock's generated blocks (3D, no wrap). */
+const probeProgram = (gl: WebGL2RenderingContext) =>
+  createProgram(
+    gl,
+    'fullscreen.vert.glsl',
+    'probe.frag.glsl',
+    { DIMS: 3, WRAP: 0 },
+    {
+      ...GLSL_FILES,
+      'probe.frag.glsl': PROBE,
+    },
+  );
+
 describe('generated uniform blocks on WebGL2', () => {
   test('std140 offsets and sizes as the driver reports them equal the generator', () => {
     const gl = context();
-    const files = { ...GLSL_FILES, 'probe.frag.glsl': PROBE };
-    const prog = createProgram(
-      gl,
-      'fullscreen.vert.glsl',
-      'probe.frag.glsl',
-      { DIMS: 3, WRAP: 0 },
-      files,
-    );
+    const prog = probeProgram(gl);
     for (const layout of [SIM_UNIFORMS, STEP_UNIFORMS]) {
       const block = gl.getUniformBlockIndex(prog.program, layout.structName);
       expect(block, layout.structName).not.toBe(gl.INVALID_INDEX);
@@ -82,14 +89,7 @@ describe('generated uniform blocks on WebGL2', () => {
 
   test('a shader reads the values FlockBlocks packed and bound', () => {
     const gl = context();
-    const files = { ...GLSL_FILES, 'probe.frag.glsl': PROBE };
-    const prog = createProgram(
-      gl,
-      'fullscreen.vert.glsl',
-      'probe.frag.glsl',
-      { DIMS: 3, WRAP: 0 },
-      files,
-    );
+    const prog = probeProgram(gl);
     const params = parityParams({
       turbulence: 1,
       timeStep: 0.0125,
@@ -102,12 +102,7 @@ describe('generated uniform blocks on WebGL2', () => {
     made.push(() => blocks.dispose());
     blocks.bind(params, gridFor(params), 7.5);
     gl.getExtension('EXT_color_buffer_float');
-    const tex = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D, tex);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, 1, 1);
-    const fb = gl.createFramebuffer();
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fb);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+    float32Framebuffer(gl, 1, 1);
     gl.viewport(0, 0, 1, 1);
     gl.useProgram(prog.program);
     const vao = gl.createVertexArray();

@@ -2,7 +2,8 @@
  * Pixels of a drawn flock for the browser backend tests: a canvas's frame read through a 2D
  * canvas, with the count of pixels that are not the shared background #05080f (rgb 0.02, 0.03,
  * 0.06), and the check that a later frame of the same flock is drawn, has moved and takes its
- * colours from the speed ramp (steel blue .. warm white). Browser project only.
+ * colours from the speed ramp (steel blue .. warm white). Browser project (canvasPixels also runs in
+ * an end-to-end test's page).
  */
 import { expect } from 'vitest';
 
@@ -13,14 +14,24 @@ export interface Frame {
   data: Uint8ClampedArray;
 }
 
-/** The pixels of `canvas` (any context: 2D, WebGL2, WebGPU), copied through a 2D canvas. */
-export function grabFrame(canvas: HTMLCanvasElement): Frame {
+/**
+ * The RGBA bytes (row-major, top row first) of `canvas` (any context: 2D, WebGL2, WebGPU) as the
+ * page shows it, copied through a 2D canvas (a WebGL canvas: in the task that drew it). It refers
+ * to nothing outside its body, so an end-to-end test runs it in a page too:
+ * `handle.evaluate(canvasPixels)` (Playwright sends the bytes back as a Uint8ClampedArray).
+ */
+export function canvasPixels(canvas: HTMLCanvasElement): Uint8ClampedArray {
   const copy = document.createElement('canvas');
   copy.width = canvas.width;
   copy.height = canvas.height;
-  const ctx = copy.getContext('2d')!;
+  const ctx = copy.getContext('2d', { willReadFrequently: true })!;
   ctx.drawImage(canvas, 0, 0);
-  const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+  return ctx.getImageData(0, 0, copy.width, copy.height).data;
+}
+
+/** The pixels of `canvas` (any context: 2D, WebGL2, WebGPU), copied through a 2D canvas. */
+export function grabFrame(canvas: HTMLCanvasElement): Frame {
+  const data = canvasPixels(canvas);
   let lit = 0;
   for (let i = 0; i < data.length; i += 4) {
     if (Math.abs(data[i]! - 5) + Math.abs(data[i + 1]! - 8) + Math.abs(data[i + 2]! - 15) > 24)

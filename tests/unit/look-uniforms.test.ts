@@ -5,14 +5,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
+  LOOK_CONSTANTS,
   LOOK_UNIFORMS,
   glslUniformName,
   lookUniformValues,
+  lookConstantsGlsl,
+  lookConstantsWgsl,
   lookUniformsGlsl,
   type LookSource,
 } from '../../src/core/look-uniforms';
-import { MESHES, SHAPE_CODE } from '../../src/core/look';
-import { RENDER_UNIFORMS, type RenderUniformSource } from '../../src/webgpu/uniforms';
+import { DOT_RADIUS, MESHES, SHAPE_CODE, TAIL_PIVOT, WING_LIMIT } from '../../src/core/look';
+import {
+  RENDER_UNIFORMS,
+  generatedChunks,
+  type RenderUniformSource,
+} from '../../src/webgpu/uniforms';
+import { GLSL_FILES } from '../../src/webgl2/shaders';
 import { buildScene, viewStatic } from '../../src/core/scene';
 import { defaultParams } from '../../src/core/params';
 import { defaultView } from '../../src/core/view';
@@ -119,5 +127,25 @@ describe('look uniforms table', () => {
       );
       expect(got, u.name).toEqual(values.map((x) => Math.fround(x)));
     }
+  });
+
+  test("the look's constants: one value in look.ts, generated for both shaders, none by hand", () => {
+    expect(LOOK_CONSTANTS).toMatchObject({ DOT_RADIUS, TAIL_PIVOT, WING_LIMIT });
+    expect(Object.keys(LOOK_CONSTANTS)).toHaveLength(11);
+    const glsl = lookConstantsGlsl();
+    const wgsl = lookConstantsWgsl();
+    expect(glsl).toContain('const float DOT_RADIUS = 0.3;');
+    expect(glsl).toContain('const float TAIL_PIVOT = -0.26;');
+    expect(wgsl).toContain('const WING_LIMIT: f32 = 1.3;');
+    expect(GLSL_FILES['look-constants.gen.glsl']).toBe(glsl);
+    expect(generatedChunks()['look-constants.gen.wgsl']).toBe(wgsl);
+    for (const name of Object.keys(LOOK_CONSTANTS)) {
+      // Declared once (in the chunk), used by the shaders.
+      expect(lookGlsl, name).not.toMatch(new RegExp(`const float ${name}\\b`));
+      expect(renderWgsl, name).not.toMatch(new RegExp(`const ${name}\\b`));
+      expect(lookGlsl + renderWgsl, name).toMatch(new RegExp(`\\b${name}\\b`));
+    }
+    expect(lookGlsl).toContain('#include "look-constants.gen.glsl"');
+    expect(renderWgsl).toContain('#include "look-constants.gen.wgsl"');
   });
 });
