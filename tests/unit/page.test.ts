@@ -5,35 +5,29 @@ import * as page from '../../src/core/page';
 import { validateParams } from '../../src/core/params';
 import { FlockError } from '../../src/core/errors';
 
+/** The box centred on the origin with half sides `half`, as autoBoundsBox returns it. */
+const centred = (half: [number, number, number]) => ({
+  boundsMin: half.map((h) => -h),
+  boundsMax: half,
+});
+
 describe('autoBoundsBox', () => {
   test("DESIGN's default box: 16,384 boids in a square canvas is the 64-unit cube", () => {
     expect(page.DEFAULT_BOX_DENSITY[3]).toBe(0.0625);
     expect(page.DEFAULT_BOX_DENSITY[2]).toBe(4);
-    expect(page.autoBoundsBox(16384, 3, 700, 700)).toEqual({
-      boundsMin: [-32, -32, -32],
-      boundsMax: [32, 32, 32],
-    });
+    expect(page.autoBoundsBox(16384, 3, 700, 700)).toEqual(centred([32, 32, 32]));
   });
 
   test('3D: x:y is the canvas aspect, z the shorter side, the volume count / 0.0625', () => {
     // 4,096 boids: 65,536 units³ = 64 x 32 x 32 for a 2:1 canvas.
-    expect(page.autoBoundsBox(4096, 3, 1000, 500)).toEqual({
-      boundsMin: [-32, -16, -16],
-      boundsMax: [32, 16, 16],
-    });
+    expect(page.autoBoundsBox(4096, 3, 1000, 500)).toEqual(centred([32, 16, 16]));
     // Portrait: 32 x 64 x 32.
-    expect(page.autoBoundsBox(4096, 3, 500, 1000)).toEqual({
-      boundsMin: [-16, -32, -16],
-      boundsMax: [16, 32, 16],
-    });
+    expect(page.autoBoundsBox(4096, 3, 500, 1000)).toEqual(centred([16, 32, 16]));
   });
 
   test('2D: the area count / 4; the ignored z span is the shorter side', () => {
     // 8,192 boids: 2,048 units² = 64 x 32.
-    expect(page.autoBoundsBox(8192, 2, 1000, 500)).toEqual({
-      boundsMin: [-32, -16, -16],
-      boundsMax: [32, 16, 16],
-    });
+    expect(page.autoBoundsBox(8192, 2, 1000, 500)).toEqual(centred([32, 16, 16]));
   });
 
   test('sides at least max(12, 3 r); half sides rounded up to 1/100; no size gives a cube', () => {

@@ -9,12 +9,17 @@ import { camera } from '../support/camera';
 
 type Box = Pick<FlockParams, 'boundsMin' | 'boundsMax' | 'dimensions'>;
 const box3: Box = { boundsMin: [-5, -5, -5], boundsMax: [5, 5, 5], dimensions: 3 };
+/** A canvas whose CSS box is `cssWidth` x `cssHeight` at (left, top), its drawing buffer `width` x `height`. */
+const canvasBox = (
+  left: number,
+  top: number,
+  cssWidth: number,
+  cssHeight: number,
+  width: number,
+  height: number,
+): PointerCanvas => ({ rect: { left, top, width: cssWidth, height: cssHeight }, width, height });
 /** A 200 x 200 CSS box at (100, 50) with a 400 x 400 drawing buffer (devicePixelRatio 2). */
-const square: PointerCanvas = {
-  rect: { left: 100, top: 50, width: 200, height: 200 },
-  width: 400,
-  height: 400,
-};
+const square: PointerCanvas = canvasBox(100, 50, 200, 200, 400, 400);
 
 function expectPoint(got: number[] | null, want: number[]): void {
   expect(got).not.toBeNull();
@@ -38,11 +43,7 @@ describe('pointerToWorld', () => {
   test('a tall canvas under "contain" widens the view: the vertical half-extent doubles', () => {
     // Drawing buffer 200 x 400: aspect 0.5, fitScale max(1, 1 / 0.5) = 2: tan = 2 vertically,
     // 2 * 0.5 = 1 horizontally. ndc (0.5, 0.5) -> (5, 10).
-    const tall: PointerCanvas = {
-      rect: { left: 0, top: 0, width: 100, height: 200 },
-      width: 200,
-      height: 400,
-    };
+    const tall: PointerCanvas = canvasBox(0, 0, 100, 200, 200, 400);
     expectPoint(pointerToWorld(75, 50, tall, camera(), box3, 'contain'), [5, 10, 0]);
   });
 
@@ -61,17 +62,9 @@ describe('pointerToWorld', () => {
   });
 
   test('a canvas not laid out counts as its drawing buffer at the origin; one without size gives null', () => {
-    const unlaid: PointerCanvas = {
-      rect: { left: 0, top: 0, width: 0, height: 0 },
-      width: 100,
-      height: 100,
-    };
+    const unlaid: PointerCanvas = canvasBox(0, 0, 0, 0, 100, 100);
     expectPoint(pointerToWorld(75, 25, unlaid, camera(), box3, 'contain'), [5, 5, 0]);
-    const empty: PointerCanvas = {
-      rect: { left: 0, top: 0, width: 0, height: 0 },
-      width: 0,
-      height: 0,
-    };
+    const empty: PointerCanvas = canvasBox(0, 0, 0, 0, 0, 0);
     expect(pointerToWorld(75, 25, empty, camera(), box3, 'contain')).toBeNull();
   });
 });
