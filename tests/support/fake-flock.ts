@@ -5,7 +5,8 @@ import type { Flock, FlockOptions } from '../../src/flock';
 import { FakeBackends, FakeFrames, FakeSurface } from '../../src/testing/fake-backend';
 import type { FlockParams } from '../../src/core/params';
 import { referenceStep } from '../../src/core/reference';
-import type { FlockState } from '../../src/core/state';
+import { initialState, type FlockState } from '../../src/core/state';
+import { expect } from 'vitest';
 
 export interface FakeFlock {
   flock: Flock;
@@ -82,4 +83,13 @@ export async function loseAndRecover(f: FakeFlock): Promise<CustomEvent> {
   const back = next(f.flock, 'contextrestored');
   b.restoreContext();
   return back;
+}
+
+/**
+ * Expects `flock`'s positions, read now, to be its seed's initial state stepped `n` times by the
+ * CPU reference with its current parameters, to the bit.
+ */
+export async function expectSeedStepped(flock: Flock, n: number): Promise<void> {
+  const p = flock.params;
+  expect((await flock.readState()).positions).toEqual(stepped(initialState(p), p, n).positions);
 }
