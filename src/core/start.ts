@@ -3,19 +3,23 @@
  * the seed through the same PRNG as the uniform start (mulberry32, src/core/state.ts), on the CPU,
  * so every backend starts from the same bits.
  *
- * The recipe:
+ * The recipe (a murmuration's look: many loose flocks of different sizes, drawn out along their
+ * flight, spread over the box; not a few tight balls):
  * 1. A lattice tiles the box (per axis `n = floor(size / a)` cells of `size / n`, so it tiles a
- *    wrapped box exactly), spacing `a = max(rs', 0.6 r)` (rs' = min(separationRadius,
- *    perceptionRadius), r = perceptionRadius): about a formed flock's spacing. When the groups
- *    would take more than FILL of the box, `a` shrinks toward rs'/2; a box that cannot hold
- *    `count` sites at rs'/2 gets the spacing that holds them (the one case where two boids may
- *    be closer than rs'/2).
- * 2. G = clamp(round(sqrt(count) / 12), 1, 8) groups (fewer when the groups fill most of the box),
- *    centres by Mitchell's best candidate (8 tries each: the one farthest from the centres so
- *    far; inset from walls, anywhere under `wrap`), each group a ball holding about count / G
- *    sites. A site belongs to the group whose centre is nearest relative to the radius; the
- *    `count` sites nearest their centres (relative distance) are taken, so groups are round
- *    and grow (and merge) when the box is crowded.
+ *    wrapped box exactly), spacing `a = max(rs', 0.75 r)` (rs' = min(separationRadius,
+ *    perceptionRadius), r = perceptionRadius): a loose flock's spacing, a handful of neighbours
+ *    each. When the groups would take more than FILL of the box, `a` shrinks toward rs'/2; a box
+ *    that cannot hold `count` sites at rs'/2 gets the spacing that holds them (the one case where
+ *    two boids may be closer than rs'/2).
+ * 2. G = clamp(round(sqrt(count) / 7), 1, 16) groups (fewer when the groups fill most of the
+ *    box), centres by Mitchell's best candidate (8 tries each: the one farthest from the centres
+ *    so far; inset from walls, anywhere under `wrap`). Group g has a weight w_g in [0.5, 1.5]
+ *    (its share of the boids) and is an ellipsoid (2D: an ellipse) drawn out STRETCH times along
+ *    its heading, its cross-section narrowed so its volume stays a ball's of radius R_g; R_g
+ *    holds about count * w_g / sum(w) sites. A site's score for a group is its ellipsoidal
+ *    distance from the centre over R_g; a site belongs to the group where its score is least;
+ *    the `count` sites with the least scores are taken, so groups keep their shapes and grow (and
+ *    merge) when the box is crowded.
  * 3. Boid i sits at its site plus a jitter of at most 0.35 (cell - rs'/2) per axis, so no two
  *    boids are closer than rs'/2 (sites are one per cell); its heading is its group's heading
  *    turned by at most 0.35 rad (2D: an angle; 3D: a random offset of that size, normalised); its
@@ -23,18 +27,22 @@
  *    [minSpeed, maxSpeed]; species i mod species; velocities.w = 0.
  *
  * PRNG order: per group its centre (best of 8 candidates, `axes` draws each), heading (1 draw in
- * 2D, 2 in 3D) and speed (1 draw); then per boid, in id order: jitter (`axes` draws), heading
- * offset (1 draw in 2D, 3 in 3D), speed (1 draw). Boid ids run group by group in lattice order.
- * Local order (src/core/order.ts) at t = 0 is about 0.97 (tests/unit/start.test.ts: >= 0.9 for
- * counts from 2 to 50,000, 2D and 3D, soft and wrap).
+ * 2D, 2 in 3D), speed (1 draw) and weight (1 draw); then per boid, in id order: jitter (`axes`
+ * draws), heading offset (1 draw in 2D, 3 in 3D), speed (1 draw). Boid ids run group by group in
+ * lattice order. Local order (src/core/order.ts) at t = 0 is about 0.96 (tests/unit/start.test.ts:
+ * >= 0.9 for counts from 2 to 50,000, 2D and 3D, soft and wrap).
  */
 import type { FlockParams } from './params';
 import { randomDirection, type FlockState } from './state';
 
 /** The most of the box the groups take before the lattice tightens. */
-const FILL = 0.35;
+const FILL = 0.5;
 /** Most groups. */
-const MAX_GROUPS = 8;
+const MAX_GROUPS = 16;
+/** Boids per group: G is about sqrt(count) / GROUP_DIVISOR. */
+const GROUP_DIVISOR = 7;
+/** A group's length along its heading over a ball's diameter of the same volume. */
+const STRETCH = 1.8;
 /** Heading spread within a group, radians (2D) or offset length (3D). */
 const HEADING_SPREAD = 0.35;
 /** Jitter of a boid around its site, as a fraction of (cell - rs'/2). */
@@ -53,7 +61,7 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
   for (let a = 0; a < axes; a++) volume *= size[a]!;
 
   // 1. The lattice.
-  let spacing = Math.max(rsEff, 0.6 * r);
+  let spacing = Math.max(rsEff, 0.75 * r);
   const fitted = Math.pow((FILL * volume) / count, 1 / axes);
   if (fitted < spacing) spacing = Math.max(fitted, minDist);
   const cellsFor = (s: number) =>
@@ -70,9 +78,10 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
 
   // 2. The groups.
   const fill = Math.min(1, (count * cellVolume) / volume);
-  let groups = Math.min(MAX_GROUPS, Math.max(1, Math.round(Math.sqrt(count) / 12)));
+  let groups = Math.min(MAX_GROUPS, Math.max(1, Math.round(Math.sqrt(count) / GROUP_DIVISOR)));
   if (fill > 0.3) groups = Math.max(1, Math.round((groups * (1 - fill)) / 0.7));
   const ball = axes === 2 ? Math.PI : (4 * Math.PI) / 3;
+  // The mean group's radius (a ball of count / groups sites); each group's from its weight.
   let radius = 1.1 * Math.pow(((count / groups) * cellVolume) / ball, 1 / axes);
   const offset = (x: number, c: number, a: number): number => {
     let d = x - c;
@@ -82,6 +91,7 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
   const centres: number[][] = [];
   const headings: number[][] = [];
   const speeds: number[] = [];
+  const weights: number[] = [];
   for (let g = 0; g < groups; g++) {
     let best: number[] = [];
     let bestD = -1;
@@ -105,66 +115,112 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
     centres.push(best);
     headings.push(randomDirection(rand, axes));
     speeds.push(minSpeed + (maxSpeed - minSpeed) * (0.35 + 0.3 * rand()));
+    weights.push(0.5 + rand());
   }
+  let meanWeight = 0;
+  for (const w of weights) meanWeight += w / groups;
+  // Group g's radius over the mean's: its weight's share of the volume.
+  const scale = weights.map((w) => Math.pow(w / meanWeight, 1 / axes));
+  // Across the heading the ellipsoid is narrowed so its volume is the ball's.
+  const narrow = Math.pow(STRETCH, 1 / (axes - 1));
 
-  // Sites: each group's ball, a site kept by the group it is nearest to (relative distance).
+  // Sites: each group's ellipsoid; a site kept by the group where its score is least. The best
+  // score and group per lattice site live in typed arrays (a Map when the lattice is huge: a big
+  // box for few boids).
+  const total = n[0]! * n[1]! * n[2]!;
+  const dense = total <= Math.max(1 << 22, 16 * count);
+  const bestScore = dense ? new Float64Array(total).fill(Infinity) : null;
+  const bestGroup = dense ? new Int32Array(total) : null;
+  const bestMap = dense ? null : new Map<number, number>();
+  const touched: number[] = [];
   let sites: number[] = [];
   let scores: number[] = [];
   let owners: number[] = [];
   for (;;) {
-    sites = [];
-    scores = [];
-    owners = [];
-    const span = [0, 1, 2].map((a) => Math.min(n[a]!, 2 * Math.ceil(radius / (cell[a]! || 1)) + 1));
+    for (const site of touched) bestScore?.fill(Infinity, site, site + 1);
+    touched.length = 0;
+    bestMap?.clear();
     for (let g = 0; g < groups; g++) {
       const c = centres[g]!;
-      // Per axis: the window's lattice indices and every group's squared offset along it.
-      const index: number[][] = [];
-      const off2: Float64Array[] = [];
+      const h = headings[g]!;
+      const rg = radius * scale[g]!;
+      // Per axis: the window's lattice indices (-1: outside the box) and offsets from the centre.
+      const index: Int32Array[] = [];
+      const off: Float64Array[] = [];
       for (let a = 0; a < 3; a++) {
-        const m = span[a]!;
-        const ids: number[] = [];
-        const o = new Float64Array(m * groups);
-        // The window of sites around the centre (the whole axis once it spans it).
+        if (a >= axes) {
+          index.push(new Int32Array(1));
+          off.push(new Float64Array(1));
+          continue;
+        }
+        // The ellipsoid's half-extent along this axis.
+        const reach = rg * Math.sqrt((STRETCH * h[a]!) ** 2 + (1 - h[a]! ** 2) / (narrow * narrow));
+        const m = Math.min(n[a]!, 2 * Math.ceil(reach / cell[a]!) + 1);
         const first =
-          a >= axes || (!wrap && m === n[a])
-            ? 0
-            : Math.floor((c[a]! - lo[a]!) / cell[a]! - m / 2 + 0.5);
+          !wrap && m === n[a] ? 0 : Math.floor((c[a]! - lo[a]!) / cell[a]! - m / 2 + 0.5);
+        const ids = new Int32Array(m);
+        const o = new Float64Array(m);
         for (let t = 0; t < m; t++) {
           let id = first + t;
-          if (a < axes && wrap) id = ((id % n[a]!) + n[a]!) % n[a]!;
-          ids.push(id);
-          if (a >= axes) continue;
-          const x = lo[a]! + (id + 0.5) * cell[a]!;
-          for (let h = 0; h < groups; h++) o[t * groups + h] = offset(x, centres[h]![a]!, a) ** 2;
+          if (wrap) id = ((id % n[a]!) + n[a]!) % n[a]!;
+          else if (id < 0 || id >= n[a]!) id = -1;
+          ids[t] = id;
+          o[t] = id < 0 ? 0 : offset(lo[a]! + (id + 0.5) * cell[a]!, c[a]!, a);
         }
         index.push(ids);
-        off2.push(o);
+        off.push(o);
       }
-      const [ix, iy, iz] = index as [number[], number[], number[]];
-      const [ox, oy, oz] = off2 as [Float64Array, Float64Array, Float64Array];
-      for (let k = 0; k < span[2]!; k++) {
-        for (let j = 0; j < span[1]!; j++) {
-          for (let i = 0; i < span[0]!; i++) {
-            if (!wrap && (ix[i]! < 0 || ix[i]! >= n[0]! || iy[j]! < 0 || iy[j]! >= n[1]!)) continue;
-            if (!wrap && (iz[k]! < 0 || iz[k]! >= n[2]!)) continue;
-            const mine = ox[i * groups + g]! + oy[j * groups + g]! + oz[k * groups + g]!;
-            if (mine > radius * radius) continue;
-            let own = true;
-            for (let h = 0; h < groups && own; h++) {
-              if (h === g) continue;
-              const q = ox[i * groups + h]! + oy[j * groups + h]! + oz[k * groups + h]!;
-              if (q < mine || (q === mine && h < g)) own = false;
+      const [ix, iy, iz] = index as [Int32Array, Int32Array, Int32Array];
+      const [ox, oy, oz] = off as [Float64Array, Float64Array, Float64Array];
+      const [hx, hy, hz] = h as [number, number, number];
+      const inv2 = 1 / (rg * rg);
+      const n2 = narrow * narrow;
+      for (let k = 0; k < iz.length; k++) {
+        if (iz[k]! < 0) continue;
+        for (let j = 0; j < iy.length; j++) {
+          if (iy[j]! < 0) continue;
+          const yz = oy[j]! * hy + oz[k]! * hz;
+          const yz2 = oy[j]! ** 2 + oz[k]! ** 2;
+          const row = n[0]! * (iy[j]! + n[1]! * iz[k]!);
+          for (let i = 0; i < ix.length; i++) {
+            if (ix[i]! < 0) continue;
+            const along = ox[i]! * hx + yz;
+            const across2 = Math.max(0, ox[i]! ** 2 + yz2 - along * along);
+            const score2 = ((along / STRETCH) ** 2 + across2 * n2) * inv2;
+            if (score2 > 1) continue;
+            const site = ix[i]! + row;
+            if (bestScore) {
+              const held = bestScore[site]!;
+              if (held <= score2) continue;
+              if (held === Infinity) touched.push(site);
+              bestScore[site] = score2;
+              bestGroup![site] = g;
+            } else {
+              const held = bestMap!.get(site);
+              if (held !== undefined && Math.floor(held) / 2 ** 20 <= score2) continue;
+              // Score (to 2^-20) and group packed in one number.
+              bestMap!.set(site, Math.floor(score2 * 2 ** 20) * 2 ** 20 + g);
             }
-            if (!own) continue;
-            sites.push(ix[i]! + n[0]! * (iy[j]! + n[1]! * iz[k]!));
-            scores.push(Math.sqrt(mine) / radius);
-            owners.push(g);
           }
         }
       }
     }
-    if (sites.length >= count) break;
+    const found = bestScore ? touched.length : bestMap!.size;
+    if (found >= count) {
+      const list = bestScore ? touched : [...bestMap!.keys()];
+      const groupOf = (site: number) =>
+        bestScore ? bestGroup![site]! : bestMap!.get(site)! % 2 ** 20;
+      const scoreOf = (site: number) =>
+        bestScore ? bestScore[site]! : Math.floor(bestMap!.get(site)! / 2 ** 20) / 2 ** 20;
+      // Group by group, each in lattice order (boid ids run that way).
+      const byGroup: number[][] = Array.from({ length: groups }, () => []);
+      for (const site of list) byGroup[groupOf(site)]!.push(site);
+      sites = [];
+      for (const b of byGroup) for (const site of Int32Array.from(b).sort()) sites.push(site);
+      scores = sites.map((site) => Math.sqrt(scoreOf(site)));
+      owners = sites.map(groupOf);
+      break;
+    }
     radius *= 1.25;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { validateParams, type FlockParams } from '../../src/core/params';
 import { initialState, mulberry32, uniformState } from '../../src/core/state';
-import { localOrder } from '../../src/core/order';
+import { localOrder, occupiedCells } from '../../src/core/order';
 import { neighborCounts } from '../../src/core/reference';
 import { pickSmallest } from '../../src/core/start';
 import { length3 } from '../support/hand-state';
@@ -108,6 +108,38 @@ describe("start: 'groups' (DESIGN section 1: a formed flock at t = 0)", () => {
     }
     // Over at least half of the box's width (issue 27.3).
     expect((hi - lo) / 80).toBeGreaterThan(0.5);
+  });
+
+  test('a murmuration, not two balls: loose groups over much of the box (issue 27)', () => {
+    // DESIGN's default scene (16,384 boids, 64-unit cube) and a small demo box (1,501 boids).
+    for (const extra of [
+      {},
+      { count: 1501, boundsMin: [-14.5, -14.5, -14.5], boundsMax: [14.5, 14.5, 14.5] },
+    ]) {
+      const p = validateParams({ seed: 1, start: 'groups', ...extra } as Partial<FlockParams>);
+      const s = initialState(p);
+      const o = localOrder(s, p);
+      // Loose: a lattice of 0.75 r = 1.5 units gives its 6 face neighbours within r = 2 (the
+      // former tight balls at 1.2 units had about 16).
+      expect(o.meanNeighbors).toBeGreaterThan(4);
+      expect(o.meanNeighbors).toBeLessThan(10);
+      // Spread: a quarter of the grid's cells hold boids (the balls held 13%).
+      expect(occupiedCells(s, p)).toBeGreaterThan(0.2);
+      // Many groups: headings that at least 5% of the boids share within 0.5 rad.
+      const heads: number[][] = [];
+      const sizes: number[] = [];
+      for (let i = 0; i < s.count; i++) {
+        const v = [0, 1, 2].map((a) => s.velocities[4 * i + a]!);
+        const l = Math.hypot(v[0]!, v[1]!, v[2]!);
+        const u = v.map((x) => x / l);
+        const k = heads.findIndex((h) => h[0]! * u[0]! + h[1]! * u[1]! + h[2]! * u[2]! > 0.8776);
+        if (k < 0) {
+          heads.push(u);
+          sizes.push(1);
+        } else sizes[k]!++;
+      }
+      expect(sizes.filter((n) => n >= 0.05 * s.count).length).toBeGreaterThanOrEqual(5);
+    }
   });
 
   test('the same seed gives the same bits; another seed another state', () => {
