@@ -6,7 +6,8 @@
 //                                             inlined (see DEPENDENCIES)
 //   dist/gpu-flock.element.js                 for <script type="module">: ONE self-contained file
 //                                             (every backend, twgl.js's, gl-matrix's and d3-color's
-//                                             used parts inlined), no bundler, no sibling files
+//                                             used parts inlined), no bundler, no sibling files;
+//                                             the tables' `doc` descriptions left out (docs-out.mjs)
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
@@ -36,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { build } from 'vite';
 import { writeCustomElementsManifest } from './custom-elements.mjs';
+import { docsOutPlugin } from './docs-out.mjs';
 import { squeezeShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -164,10 +166,10 @@ function notice(name) {
   return { title: `${name} ${pkg.version} (${pkg.license})`, text };
 }
 
-async function buildSingleFile(entry, fileName) {
+async function buildSingleFile(entry, fileName, extraPlugins = []) {
   await build({
     ...common,
-    plugins: [...common.plugins, bundledPackagesPlugin()],
+    plugins: [...common.plugins, bundledPackagesPlugin(), ...extraPlugins],
     build: {
       outDir: dist,
       emptyOutDir: false,
@@ -300,9 +302,11 @@ function writeNotices() {
 
 await buildModules();
 // gpu-flock.element.js for a <script type="module"> tag: one file, every dynamic import inlined.
-await buildSingleFile('src/element/standalone.ts', ELEMENT_FILE);
+const docsOut = docsOutPlugin();
+await buildSingleFile('src/element/standalone.ts', ELEMENT_FILE, [docsOut]);
 await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE);
 await minifyFile(ELEMENT_FILE);
+docsOut.check(readFileSync(join(dist, ELEMENT_FILE), 'utf8'), ELEMENT_FILE);
 await minifyFile(WORKER_FILE);
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.lib.json'], { cwd: root, stdio: 'inherit' });

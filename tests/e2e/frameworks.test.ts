@@ -207,6 +207,7 @@ function packIsFresh(): boolean {
     'src',
     'scripts/build-lib.mjs',
     'scripts/shader-squeeze.mjs',
+    'scripts/docs-out.mjs',
     'package.json',
     'README.md',
   ];
