@@ -15,6 +15,7 @@ import type { BenchExport } from '../../src/bench/report';
 import { validateParams } from '../../src/core/params';
 import type { FlockState } from '../../src/core/state';
 import { checkTolerance } from '../support/compare';
+import { canvasPixels } from '../support/frames';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -213,30 +214,29 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
   });
 
   test('the charts are drawn', async () => {
-    const charts = await page.evaluate(() => {
-      const lit = (c: HTMLCanvasElement) => {
-        const copy = document.createElement('canvas');
-        copy.width = c.width;
-        copy.height = c.height;
-        const g = copy.getContext('2d')!;
-        g.drawImage(c, 0, 0);
-        const d = g.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
-        return n;
-      };
-      const b = window.bench.charts;
-      return {
-        scalingLines: b.scaling.data.datasets.filter((d) => !String(d.label).includes('guide'))
-          .length,
-        guides: b.scaling.data.datasets.filter((d) => String(d.label).includes('guide')).length,
-        bars: b.passes.data.labels?.length ?? 0,
-        scalingPixels: lit(b.scaling.canvas),
-        passesPixels: lit(b.passes.canvas),
-        xType: b.scaling.options.scales?.x?.type,
-        yType: b.scaling.options.scales?.y?.type,
-      };
-    });
+    // Pixels drawn (alpha > 0) on a chart's canvas.
+    const lit = async (which: 'scaling' | 'passes') => {
+      const canvas = await page.evaluateHandle((w) => window.bench.charts[w].canvas, which);
+      const d = await canvas.evaluate(canvasPixels);
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+      return n;
+    };
+    const charts = {
+      ...(await page.evaluate(() => {
+        const b = window.bench.charts;
+        return {
+          scalingLines: b.scaling.data.datasets.filter((d) => !String(d.label).includes('guide'))
+            .length,
+          guides: b.scaling.data.datasets.filter((d) => String(d.label).includes('guide')).length,
+          bars: b.passes.data.labels?.length ?? 0,
+          xType: b.scaling.options.scales?.x?.type,
+          yType: b.scaling.options.scales?.y?.type,
+        };
+      })),
+      scalingPixels: await lit('scaling'),
+      passesPixels: await lit('passes'),
+    };
     const families = new Set(rows.filter((r) => !('skipped' in r)).map((r) => r.label));
     expect(charts.scalingLines).toBe(families.size);
     expect(charts.guides).toBe(2);
