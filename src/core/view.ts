@@ -9,7 +9,7 @@
 import { parseCssColor, type RGBA } from './color';
 import { DENSITY_MAP_HEX } from './colormaps.gen';
 import { FlockError, describeValue } from './errors';
-import { PALETTE_NAMES, palette, type PaletteName, type Shape } from './look';
+import { PALETTE_NAMES, palette, type PaletteChoice, type Shape } from './look';
 
 /** How boids are coloured. */
 export type ColorMode = 'speed' | 'species' | 'density' | 'heading' | 'uniform';
@@ -76,7 +76,7 @@ export interface ViewOptions {
   /** Multisampling (4x) where the device has it. */
   antialias: boolean;
   /** A named set of background, boid colour ramp and light; colour options left at their defaults take it. */
-  palette: PaletteName;
+  palette: PaletteChoice;
   /** Draw the box's outline. */
   showBounds: boolean;
   /** Draw the obstacles (shaded spheres; circles in 2D). */
@@ -298,9 +298,9 @@ export const VIEW_SCHEMA: readonly ViewSpec[] = [
     name: 'palette',
     type: 'enum',
     default: 'default',
-    options: [...PALETTE_NAMES],
+    options: [...PALETTE_NAMES, 'auto'],
     unit: '',
-    doc: 'Background, boid colours and light (explicit colours win)',
+    doc: 'Background, boid colours and light (explicit colours win); auto: light birds on a dark page, dark birds on a light one',
   },
   { name: 'showBounds', type: 'boolean', default: false, unit: '', doc: 'Box outline' },
   { name: 'showObstacles', type: 'boolean', default: true, unit: '', doc: 'Obstacles' },
@@ -492,9 +492,10 @@ export interface ViewColors {
  * default (a palette fills only what was not set), as the CSS string for a page's style.
  */
 export function viewBackground(
-  view: Pick<ViewOptions, 'background'> & { palette?: PaletteName },
+  view: Pick<ViewOptions, 'background'> & { palette?: PaletteChoice },
 ): string {
-  if (view.palette && view.palette !== 'default' && view.background.trim() === DEFAULT_BACKGROUND) {
+  const named = view.palette !== 'default' && view.palette !== 'auto';
+  if (view.palette && named && view.background.trim() === DEFAULT_BACKGROUND) {
     const [r, g, b] = palette(view.palette).background.map((x) => Math.round(x * 255));
     return `rgb(${r}, ${g}, ${b})`;
   }
@@ -507,11 +508,12 @@ export function viewBackground(
  * are left at their defaults (the uniform colour then is the ramp's third stop).
  */
 export function viewColors(
-  view: Pick<ViewOptions, 'background' | 'color'> & { palette?: PaletteName },
+  view: Pick<ViewOptions, 'background' | 'color'> & { palette?: PaletteChoice },
 ): ViewColors {
   const pal = palette(view.palette ?? 'default');
   const bg = parseCssColor(viewBackground(view)) ?? [0, 0, 0, 1];
-  const custom = view.palette && view.palette !== 'default' && view.color.trim() === DEFAULT_COLOR;
+  const named = view.palette !== 'default' && view.palette !== 'auto';
+  const custom = view.palette && named && view.color.trim() === DEFAULT_COLOR;
   const c = custom ? [...pal.ramp[2]!, 1] : (parseCssColor(view.color) ?? [1, 1, 1, 1]);
   return { background: bg, color: [c[0]!, c[1]!, c[2]!], ramp: pal.ramp, light: pal.light };
 }

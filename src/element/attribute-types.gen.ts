@@ -111,8 +111,8 @@ export interface GpuFlockAttributes {
   'lod-pixels'?: number | `${number}`;
   /** Multisampling (4x). View option `antialias`. Default true. */
   antialias?: boolean | 'true' | 'false';
-  /** Background, boid colours and light (explicit colours win). View option `palette`. Default "default". */
-  palette?: 'default' | 'dusk' | 'ocean' | 'ink' | 'paper' | 'ember';
+  /** Background, boid colours and light (explicit colours win); auto: light birds on a dark page, dark birds on a light one. View option `palette`. Default "default". */
+  palette?: 'default' | 'dusk' | 'ocean' | 'ink' | 'paper' | 'ember' | 'auto';
   /** Box outline. View option `showBounds`. Default false. */
   'show-bounds'?: boolean | 'true' | 'false';
   /** Obstacles. View option `showObstacles`. Default true. */
@@ -259,8 +259,8 @@ export interface GpuFlockReactAttributes {
   'lod-pixels'?: number | `${number}`;
   /** Multisampling (4x). View option `antialias`. Default true. */
   antialias?: true | 'true' | 'false';
-  /** Background, boid colours and light (explicit colours win). View option `palette`. Default "default". */
-  palette?: 'default' | 'dusk' | 'ocean' | 'ink' | 'paper' | 'ember';
+  /** Background, boid colours and light (explicit colours win); auto: light birds on a dark page, dark birds on a light one. View option `palette`. Default "default". */
+  palette?: 'default' | 'dusk' | 'ocean' | 'ink' | 'paper' | 'ember' | 'auto';
   /** Box outline. View option `showBounds`. Default false. */
   'show-bounds'?: boolean | 'true' | 'false';
   /** Obstacles. View option `showObstacles`. Default true. */

@@ -11,6 +11,7 @@ import { pointerToWorld as worldUnderPointer } from '../core/pointer';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { viewStatic, type ViewStatic } from '../core/scene';
 import { viewBackground, type ViewOptions } from '../core/view';
+import { resolveAutoPalette } from './auto-palette';
 import { DEFAULT_MAX_CANVAS } from './backend-host';
 import type { Epoch } from './epoch';
 import { FrameLoop, type FrameSource } from './frame-loop';
@@ -61,8 +62,9 @@ export class Animation {
   ) {
     this.now = () => frames.now();
     this._view = view;
-    this._fixed = viewStatic(view);
-    _surface.showBackground(viewBackground(view));
+    const drawn = resolveAutoPalette(view, _surface.canvas);
+    this._fixed = viewStatic(drawn);
+    _surface.showBackground(viewBackground(drawn));
     this.camera = defaultCamera(params);
     this.loop = new FrameLoop(
       frames,
@@ -91,9 +93,11 @@ export class Animation {
   /** New view options (checked by the Flock): the loop's frame rate, the CSS background; a stopped flock redraws. */
   setView(next: ViewOptions): void {
     this._view = next;
-    this._fixed = viewStatic(next);
+    // palette 'auto': the page is read again (its colours may have changed since).
+    const drawn = resolveAutoPalette(next, this._surface.canvas);
+    this._fixed = viewStatic(drawn);
     this.loop.setMaxFps(next.maxFps);
-    this._surface.showBackground(viewBackground(next));
+    this._surface.showBackground(viewBackground(drawn));
     if (!this.loop.running) this.render();
   }
 
