@@ -30,17 +30,18 @@ const root = resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Budgets in bytes of gzip -9 (kB of 1,000 bytes). */
-// Measured on 2026-12-03 at 19:25 UTC (Node's zlib at level 9 writes 0.5-0.8% more than
-// `gzip -9`): element 112.8, createFlock 41.0, vite-app 80.9 / 85.6 kB; the element 110.9 at
-// 19:45, its tables' docs dropped (docs-out.mjs). Each limit is at most 2% above that figure (no
-// target is met yet). twgl.js (createUniformSetters/setUniforms, the user's
-// fixed choice) is inlined by build-lib.mjs, only its used code: as an import, esbuild kept all of
-// its one ES module (vite-app webgl2 93.1 kB before, 85.6 after); the element +2.5 kB either way.
+// Measured on 2026-12-03 (Node's zlib at level 9 writes 0.5-0.8% more than `gzip -9`): at 19:25
+// UTC element 112.8, createFlock 41.0, vite-app 80.9 / 85.6 kB; at 20:05 (main 0be41d6, with the
+// tables' docs out of the element and palette="auto" in) 111.8, 41.9, 82.0 / 86.7 kB. Each limit
+// is 2% above the 20:05 figure (no target is met yet). twgl.js (createUniformSetters/setUniforms,
+// the user's fixed choice) is inlined by build-lib.mjs, only its used code: as an import, esbuild
+// kept all of its one ES module (vite-app webgl2 93.1 kB before, 85.6 after); the element +2.5 kB
+// either way.
 export const BUDGETS = {
-  element: { limit: 113_100, target: 80_000 },
-  createFlock: { limit: 41_800, target: 35_000 },
-  'vite-app webgpu': { limit: 82_000, target: 60_000 },
-  'vite-app webgl2': { limit: 87_300, target: 60_000 },
+  element: { limit: 114_000, target: 80_000 },
+  createFlock: { limit: 42_700, target: 35_000 },
+  'vite-app webgpu': { limit: 83_600, target: 60_000 },
+  'vite-app webgl2': { limit: 88_400, target: 60_000 },
 };
 
 const problems = [];
