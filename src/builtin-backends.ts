@@ -36,7 +36,7 @@ export function registerBuiltinBackends(): void {
   registerBackend('webgl2', {
     async probe(disable) {
       const { probeWebGL2 } = await import('./webgl2/capabilities');
-      const p = probeWebGL2(disable);
+      const p = await probeWebGL2(disable);
       if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };
       if (!p.floatRenderTarget)
         return {
@@ -55,7 +55,7 @@ export function registerBuiltinBackends(): void {
   registerBackend('webgl2-tf', {
     async probe(disable) {
       const { probeWebGL2 } = await import('./webgl2/capabilities');
-      const p = probeWebGL2(disable);
+      const p = await probeWebGL2(disable);
       if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };
       return {
         ok: true,

@@ -18,7 +18,7 @@
  */
 import './bench.css';
 import { createFlock, type Flock } from '../index';
-import { BenchCharts, CapacityChart, type ChartRun } from './charts';
+import type { BenchCharts, CapacityChart, ChartRun } from './charts';
 import { runCapacity } from './capacity-run';
 import { Progress, leftText } from './progress';
 import { collectDeviceReport, deviceOf, type DeviceReport } from './device-report';
@@ -83,8 +83,14 @@ export interface BenchApi {
   importRuns(runs: unknown[], names?: readonly string[]): void;
   /** Cancels the run under way (as the Cancel button). */
   cancel(): void;
-  charts: BenchCharts;
-  capacityChart: CapacityChart;
+  /**
+   * The charts: loaded and made when they first have something to show (a run, an import);
+   * reading one before its module is loaded throws (await chartsReady() first).
+   */
+  readonly charts: BenchCharts;
+  readonly capacityChart: CapacityChart;
+  /** Loads the charts' module (once) and resolves when it is there. */
+  chartsReady(): Promise<void>;
   side: SideBySide;
 }
 
@@ -100,11 +106,36 @@ const q = new URLSearchParams(location.search);
 let settings = settingsFromQuery(q);
 buildControls(settings);
 const status = $('status');
-const charts = new BenchCharts(
-  $<HTMLCanvasElement>('chart-scaling'),
-  $<HTMLCanvasElement>('chart-passes'),
-);
-const capacityChart = new CapacityChart($<HTMLCanvasElement>('chart-capacity'));
+// The charts (Chart.js) are loaded and made when they first have something to show (a run's
+// first row or capacity, an imported file), not while the page loads: evaluating Chart.js and
+// making three empty charts (50-150 ms each: a first layout and draw) held the page's first task
+// 0.6-0.9 s on a busy machine (issue 31 item 1).
+type ChartsModule = typeof import('./charts');
+let chartLib: ChartsModule | null = null;
+let chartLibLoading: Promise<ChartsModule> | null = null;
+/** Loads the charts' module once; the page redraws when it arrives. */
+function loadCharts(): Promise<ChartsModule> {
+  chartLibLoading ??= import('./charts').then((m) => {
+    chartLib = m;
+    redraw();
+    return m;
+  });
+  return chartLibLoading;
+}
+let charts: BenchCharts | null = null;
+let capacityChart: CapacityChart | null = null;
+const scalingCharts = (lib: ChartsModule) =>
+  (charts ??= new lib.BenchCharts(
+    $<HTMLCanvasElement>('chart-scaling'),
+    $<HTMLCanvasElement>('chart-passes'),
+  ));
+const capacityBars = (lib: ChartsModule) =>
+  (capacityChart ??= new lib.CapacityChart($<HTMLCanvasElement>('chart-capacity')));
+/** A chart the API asks for: the module must be loaded (a run or an import loads it). */
+function loaded(): ChartsModule {
+  if (!chartLib) throw new Error('the charts are not loaded yet: await bench.chartsReady()');
+  return chartLib;
+}
 let rows: AnyRow[] = [];
 let capacity: BackendCapacity[] = [];
 const imported: BenchExport[] = [];
@@ -148,9 +179,16 @@ function chartRuns(): ChartRun[] {
 function redraw(): void {
   renderTable(rows);
   const runs = chartRuns();
-  charts.ownLabel = runs[0]!.label;
-  charts.update(rows, refreshBarChoices(runs.map((r) => r.rows)), runs.slice(1));
-  capacityChart.update(runs.filter((r) => r.capacity.length > 0));
+  const withCapacity = runs.filter((r) => r.capacity.length > 0);
+  const scaling = charts !== null || runs.some((r) => r.rows.length > 0);
+  const bars = capacityChart !== null || withCapacity.length > 0;
+  if ((scaling || bars) && !chartLib) void loadCharts();
+  if (scaling && chartLib) {
+    const c = scalingCharts(chartLib);
+    c.ownLabel = runs[0]!.label;
+    c.update(rows, refreshBarChoices(runs.map((r) => r.rows)), runs.slice(1));
+  }
+  if (bars && chartLib) capacityBars(chartLib).update(withCapacity);
   $('capacity-sentence').textContent = capacitySentence(capacity) || 'Not measured yet.';
   $('winner').textContent = winnerSentence(capacity);
   const ul = $('imported');
@@ -205,6 +243,7 @@ async function run(over: Partial<BenchSettings> = {}): Promise<AnyRow[]> {
   }
   const job = busy.then(async () => {
     await deviceReady;
+    await loadCharts();
     if (cancelledUpTo >= me) {
       status.textContent = `${what} cancelled before it started`;
       for (const id of ['run', 'quick', 'full']) $<HTMLButtonElement>(id).disabled = false;
@@ -394,6 +433,7 @@ function importRuns(data: unknown[], names: readonly string[] = []): void {
 $<HTMLInputElement>('import').addEventListener('change', async (e) => {
   const input = e.target as HTMLInputElement;
   const files = [...(input.files ?? [])];
+  await loadCharts();
   for (const f of files) {
     try {
       importRuns([JSON.parse(await f.text())], [f.name]);
@@ -430,8 +470,13 @@ const api: BenchApi = {
   imported,
   importRuns,
   cancel,
-  charts,
-  capacityChart,
+  get charts() {
+    return scalingCharts(loaded());
+  },
+  get capacityChart() {
+    return capacityBars(loaded());
+  },
+  chartsReady: () => loadCharts().then(() => undefined),
   side,
 };
 window.bench = api;

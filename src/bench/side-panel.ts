@@ -3,7 +3,7 @@
  * their captions, the divergence readout and chart, and the panel's buttons.
  */
 import type { BackendKind } from '../backend';
-import { DivergenceChart } from './charts';
+import type { DivergenceChart } from './charts';
 import { deviceOf, type DeviceReport } from './device-report';
 import { $, fmtN } from './dom';
 import type { BenchSettings } from './report';
@@ -20,7 +20,9 @@ export function setupSidePanel(host: SidePanelHost): {
   side: SideBySide;
   options: () => SideOptions;
 } {
-  const divChart = new DivergenceChart($<HTMLCanvasElement>('side-chart'));
+  // Loaded and made on the first readout, not while the page loads (Chart.js and a first chart
+  // are 50-150 ms of one task).
+  let divChart: DivergenceChart | null = null;
   const e3 = (x: number) => x.toExponential(2);
   const side = new SideBySide($('side-left-box'), $('side-right-box'), (d: Divergence | null) => {
     const err = side.errors;
@@ -49,7 +51,11 @@ export function setupSidePanel(host: SidePanelHost): {
       div.textContent = l;
       out.append(div);
     }
-    divChart.update(side.history);
+    const history = side.history;
+    void import('./charts').then((m) => {
+      divChart ??= new m.DivergenceChart($<HTMLCanvasElement>('side-chart'));
+      divChart.update(history);
+    });
   });
 
   const options = () => ({

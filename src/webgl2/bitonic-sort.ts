@@ -12,7 +12,7 @@
  */
 import { blockedPassUniforms, blockedPlan, maxRuns, type BlockedPlan } from '../core/bitonic';
 import type { PassEnv } from './pass-env';
-import type { GLProgram } from './program';
+import type { GLProgram, ProgramSpec } from './program';
 import {
   createArrayTarget,
   createTarget,
@@ -132,10 +132,21 @@ function sortProgram(env: PassEnv, s: SortTargets, stages: number): GLProgram {
   });
 }
 
-/** Compiles every program runBitonicSort uses for `s` (shader errors surface at once). */
-export function compileSortPrograms(env: PassEnv, s: SortTargets): void {
-  for (const stages of new Set(s.passUniforms.map((u) => u.stages))) sortProgram(env, s, stages);
-  env.programs.get('fullscreen.vert.glsl', 'bitonic-unpack.frag.glsl', { BLOCK_LOG2: s.blockLog2 });
+/** Every program runBitonicSort uses for `s` (to build them before the first step). */
+export function sortProgramSpecs(s: SortTargets): ProgramSpec[] {
+  const stages = [...new Set(s.passUniforms.map((u) => u.stages))];
+  return [
+    ...stages.map((n) => ({
+      vert: 'fullscreen.vert.glsl',
+      frag: 'bitonic-sort.frag.glsl',
+      defines: { BLOCK_LOG2: s.blockLog2, STAGES: n },
+    })),
+    {
+      vert: 'fullscreen.vert.glsl',
+      frag: 'bitonic-unpack.frag.glsl',
+      defines: { BLOCK_LOG2: s.blockLog2 },
+    },
+  ];
 }
 
 /**

@@ -8,9 +8,10 @@
  * yields to a hardware WebGL2; SwiftShader here), so the probe is small: its own 1x1 target and
  * its one program linked by link.ts from the three shader files it needs (fullscreen.vert.glsl,
  * probe.frag.glsl and their common.glsl), not program.ts (twgl.js) and textures.ts with every
- * shader of both paths.
+ * shader of both paths. Nothing in it waits for the GPU process on the page's thread (see probe()).
  */
-import { linkProgram } from './link';
+import { finishLink, startLink, type PendingLink } from './link';
+import { AsyncReader, gpuDone, type ReadRequest } from './readback';
 import commonGlsl from './common.glsl?raw';
 import fullscreenVert from './fullscreen.vert.glsl?raw';
 import probeFrag from './probe.frag.glsl?raw';
@@ -35,67 +36,97 @@ export interface WebGL2Probe {
   renderer?: string;
 }
 
-const cache = new Map<string, WebGL2Probe>();
+const cache = new Map<string, Promise<WebGL2Probe>>();
 
 /** Values that only a true 32-bit target keeps (src/webgl2/probe.frag.glsl writes the same). */
 const FLOAT_EXPECTED = [1.0001, -2.5e5, 3.1415927, 0.125].map(Math.fround);
 const UINT_EXPECTED = [0xffffffff, 123456789];
 
-/**
- * Renders probe.frag.glsl into a 1x1 texture of `format` and reads the texel back; `complete` is
- * false when that texture is not a complete colour attachment.
- */
-function renderAndRead(
-  gl: WebGL2RenderingContext,
-  vao: WebGLVertexArrayObject,
-  format: number,
-  uint: boolean,
-): { complete: boolean; values: number[] } {
+/** One render target of the probe: a 1x1 texture of `format`, its framebuffer and its program. */
+interface ProbeTarget {
+  tex: WebGLTexture | null;
+  fbo: WebGLFramebuffer | null;
+  complete: boolean;
+  link: PendingLink | null;
+}
+
+function makeTarget(gl: WebGL2RenderingContext, format: number, uint: boolean): ProbeTarget {
   const tex = gl.createTexture();
   const fbo = gl.createFramebuffer();
-  let prog: WebGLProgram | null = null;
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texStorage2D(gl.TEXTURE_2D, 1, format, 1, 1);
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+  const complete = gl.checkFramebufferStatus(gl.FRAMEBUFFER) === gl.FRAMEBUFFER_COMPLETE;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  gl.bindTexture(gl.TEXTURE_2D, null);
+  const link = complete
+    ? startLink(
+        gl,
+        'fullscreen.vert.glsl',
+        'probe.frag.glsl',
+        { UINT_TARGET: uint ? 1 : 0 },
+        PROBE_FILES,
+      )
+    : null;
+  return { tex, fbo, complete, link };
+}
+
+function freeTarget(gl: WebGL2RenderingContext, t: ProbeTarget): void {
+  if (t.link) {
+    gl.deleteProgram(t.link.program);
+    gl.deleteShader(t.link.vs);
+    gl.deleteShader(t.link.fs);
+  }
+  gl.deleteFramebuffer(t.fbo);
+  gl.deleteTexture(t.tex);
+}
+
+/**
+ * Draws probe.frag.glsl into `t` (its link checked: the caller waited for the GPU first) and
+ * queues the read of its texel into `out` through a pixel-pack buffer (AsyncReader).
+ */
+function drawAndQueueRead(
+  gl: WebGL2RenderingContext,
+  vao: WebGLVertexArrayObject,
+  t: ProbeTarget,
+  uint: boolean,
+  out: Float32Array | Uint32Array,
+): ReadRequest {
+  const { program } = finishLink(gl, t.link!);
+  t.link = null;
   try {
-    gl.bindTexture(gl.TEXTURE_2D, tex);
-    gl.texStorage2D(gl.TEXTURE_2D, 1, format, 1, 1);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
-    if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) {
-      return { complete: false, values: [] };
-    }
-    prog = linkProgram(
-      gl,
-      'fullscreen.vert.glsl',
-      'probe.frag.glsl',
-      { UINT_TARGET: uint ? 1 : 0 },
-      PROBE_FILES,
-    ).program;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, t.fbo);
     gl.viewport(0, 0, 1, 1);
-    gl.useProgram(prog);
+    gl.useProgram(program);
     gl.bindVertexArray(vao);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
-    const out = uint ? new Uint32Array(4) : new Float32Array(4);
-    gl.readPixels(
-      0,
-      0,
-      1,
-      1,
-      uint ? gl.RGBA_INTEGER : gl.RGBA,
-      uint ? gl.UNSIGNED_INT : gl.FLOAT,
-      out,
-    );
-    return { complete: true, values: [...out] };
   } finally {
     gl.useProgram(null);
     gl.bindVertexArray(null);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.bindTexture(gl.TEXTURE_2D, null);
-    gl.deleteProgram(prog);
-    gl.deleteFramebuffer(fbo);
-    gl.deleteTexture(tex);
+    gl.deleteProgram(program);
   }
+  return {
+    fbo: t.fbo!,
+    attachment: gl.COLOR_ATTACHMENT0,
+    width: 1,
+    rows: 1,
+    format: uint ? gl.RGBA_INTEGER : gl.RGBA,
+    type: uint ? gl.UNSIGNED_INT : gl.FLOAT,
+    dst: out,
+  };
 }
 
-function probe(disable: ReadonlySet<string>): WebGL2Probe {
+/**
+ * The probe, without one call that waits for the GPU process on the page's thread: both targets
+ * and both programs are made and their links started at once, the page waits for the GPU by a
+ * fence polled from timers (gpuDone) before it asks for the link status, and the texels come back
+ * through a pixel-pack buffer and a fence (AsyncReader) instead of readPixels into memory.
+ * Before (issue 31): the link status and readPixels each waited, 100-400 ms of one task on
+ * SwiftShader beside a busy GPU process.
+ */
+async function probe(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   if (disable.has('webgl2')) {
     return { ok: false, floatRenderTarget: false, reason: 'webgl2 is disabled', maxTextureSize: 0 };
   }
@@ -111,6 +142,8 @@ function probe(disable: ReadonlySet<string>): WebGL2Probe {
     return { ok: false, floatRenderTarget: false, reason: 'no WebGL2 context', maxTextureSize: 0 };
   }
   const vao = gl.createVertexArray()!;
+  const reader = new AsyncReader(gl);
+  const targets: ProbeTarget[] = [];
   try {
     const maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
     const info = gl.getExtension('WEBGL_debug_renderer_info');
@@ -118,23 +151,32 @@ function probe(disable: ReadonlySet<string>): WebGL2Probe {
       gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '',
     );
     const result: WebGL2Probe = { ok: true, floatRenderTarget: false, maxTextureSize, renderer };
-    const uintRead = renderAndRead(gl, vao, gl.RG32UI, true);
-    if (!uintRead.complete) {
+    const uintTarget = makeTarget(gl, gl.RG32UI, true);
+    targets.push(uintTarget);
+    let floatWhyNot: string | null = null;
+    if (disable.has('EXT_color_buffer_float')) floatWhyNot = 'EXT_color_buffer_float is disabled';
+    else if (!gl.getExtension('EXT_color_buffer_float'))
+      floatWhyNot = 'EXT_color_buffer_float is not supported';
+    const floatTarget = floatWhyNot === null ? makeTarget(gl, gl.RGBA32F, false) : null;
+    if (floatTarget) targets.push(floatTarget);
+    if (!uintTarget.complete) {
       return { ...result, ok: false, reason: 'RG32UI framebuffer incomplete' };
     }
-    if (UINT_EXPECTED.some((v, k) => uintRead.values[k] !== v)) {
-      return { ...result, ok: false, reason: `RG32UI read back [${uintRead.values}]` };
+    // The links run in the GPU process while the page goes on.
+    await gpuDone(gl);
+    const uintValues = new Uint32Array(4);
+    const floatValues = new Float32Array(4);
+    const reads = [drawAndQueueRead(gl, vao, uintTarget, true, uintValues)];
+    if (floatTarget?.complete)
+      reads.push(drawAndQueueRead(gl, vao, floatTarget, false, floatValues));
+    await reader.read(reads);
+    if (UINT_EXPECTED.some((v, k) => uintValues[k] !== v)) {
+      return { ...result, ok: false, reason: `RG32UI read back [${[...uintValues]}]` };
     }
-    if (disable.has('EXT_color_buffer_float')) {
-      return { ...result, reason: 'EXT_color_buffer_float is disabled' };
-    }
-    if (!gl.getExtension('EXT_color_buffer_float')) {
-      return { ...result, reason: 'EXT_color_buffer_float is not supported' };
-    }
-    const floatRead = renderAndRead(gl, vao, gl.RGBA32F, false);
-    if (!floatRead.complete) return { ...result, reason: 'RGBA32F framebuffer incomplete' };
-    if (FLOAT_EXPECTED.some((v, k) => floatRead.values[k] !== v)) {
-      return { ...result, reason: `RGBA32F read back [${floatRead.values}], not float32` };
+    if (floatWhyNot !== null) return { ...result, reason: floatWhyNot };
+    if (!floatTarget!.complete) return { ...result, reason: 'RGBA32F framebuffer incomplete' };
+    if (FLOAT_EXPECTED.some((v, k) => floatValues[k] !== v)) {
+      return { ...result, reason: `RGBA32F read back [${[...floatValues]}], not float32` };
     }
     const err = gl.getError();
     if (err !== gl.NO_ERROR) return { ...result, reason: `GL error 0x${err.toString(16)}` };
@@ -147,22 +189,25 @@ function probe(disable: ReadonlySet<string>): WebGL2Probe {
       maxTextureSize: 0,
     };
   } finally {
+    reader.dispose();
+    for (const t of targets) freeTarget(gl, t);
     gl.deleteVertexArray(vao);
     gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 }
 
 /**
- * Whether this page can run the WebGL2 texture path, probed by rendering and reading back.
- * `disable` hides capabilities on purpose: 'webgl2', 'EXT_color_buffer_float'.
- * Cached per page and per disable set.
+ * Whether this page can run the WebGL2 texture path, probed by rendering and reading back
+ * (without holding the page: see probe above). `disable` hides capabilities on purpose:
+ * 'webgl2', 'EXT_color_buffer_float'. Cached per page and per disable set (calls made while a
+ * probe runs share it).
  */
-export function probeWebGL2(disable: ReadonlySet<string>): WebGL2Probe {
+export async function probeWebGL2(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   const key = [...disable].sort().join(',');
   let r = cache.get(key);
   if (!r) {
     r = probe(disable);
     cache.set(key, r);
   }
-  return { ...r };
+  return { ...(await r) };
 }

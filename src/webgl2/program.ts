@@ -13,6 +13,7 @@ import {
   type Defines,
   type PendingLink,
 } from './link';
+import { gpuDone } from './readback';
 import { GLSL_FILES } from './shaders';
 import { BLOCK_BINDINGS, FlockBlocks } from './uniforms';
 
@@ -151,6 +152,46 @@ export class ProgramCache {
       key,
       startLink(this.gl, spec.vert, spec.frag, spec.defines ?? {}, GLSL_FILES, spec.feedback ?? []),
     );
+  }
+
+  /**
+   * Builds every program of `specs` without holding the page while the driver compiles: all are
+   * started at once (startLink), then the page waits for the GPU process (gpuDone: a fence
+   * polled from timers; with KHR_parallel_shader_compile, COMPLETION_STATUS_KHR polled too) and
+   * checks them one task at a time, so no call waits for a link in progress. On SwiftShader
+   * (no parallel-compile extension) a WebGL2 path's 8-10 programs took 200-400 ms of one task
+   * linked one by one with get().
+   * @throws ShaderError (rejects) as get() does; the programs of `specs` that linked are kept.
+   */
+  async warm(specs: readonly ProgramSpec[]): Promise<void> {
+    const todo: ProgramSpec[] = [];
+    for (const s of specs) {
+      const key = ProgramCache.key(s);
+      if (this.programs.has(key)) continue;
+      if (!this.linking.has(key)) {
+        this.linking.set(
+          key,
+          startLink(this.gl, s.vert, s.frag, s.defines ?? {}, GLSL_FILES, s.feedback ?? []),
+        );
+      }
+      todo.push(s);
+    }
+    if (!todo.length) return;
+    await gpuDone(this.gl);
+    for (const s of todo) {
+      const key = ProgramCache.key(s);
+      const pending = this.linking.get(key);
+      if (!pending) continue; // built (get()) or deleted meanwhile
+      for (let t0 = performance.now(); performance.now() - t0 < 10_000;) {
+        if (linkDone(this.gl, this.parallel, pending)) break;
+        await new Promise((resolve) => setTimeout(resolve, 4));
+      }
+      if (this.linking.get(key) !== pending) continue;
+      this.linking.delete(key);
+      this.programs.set(key, this.finish(pending));
+      // One program's checks and setters per task.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
 
   /**

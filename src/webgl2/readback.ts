@@ -38,6 +38,33 @@ interface InFlight {
   reject: (e: Error) => void;
 }
 
+/**
+ * Resolves once the GPU process has run every GL command issued on `gl` so far (a fence, polled
+ * with clientWaitSync(…, 0) from timers: the page never waits on it). Before a call that would
+ * wait for the driver (a link's status, a read), this lets the page keep answering meanwhile.
+ * Resolves at once on a lost context; gives up polling after `boundMs` (the caller's call then
+ * waits for what is left).
+ */
+export function gpuDone(gl: WebGL2RenderingContext, boundMs = 10_000): Promise<void> {
+  if (gl.isContextLost()) return Promise.resolve();
+  const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl.flush();
+  if (!sync) return Promise.resolve();
+  const t0 = performance.now();
+  return new Promise<void>((resolve) => {
+    const poll = () => {
+      const status = gl.isContextLost() ? gl.WAIT_FAILED : gl.clientWaitSync(sync, 0, 0);
+      if (status === gl.TIMEOUT_EXPIRED && performance.now() - t0 < boundMs) {
+        setTimeout(poll, 2);
+        return;
+      }
+      gl.deleteSync(sync);
+      resolve();
+    };
+    setTimeout(poll, 0);
+  });
+}
+
 export class AsyncReader {
   private readonly inFlight = new Set<InFlight>();
 

@@ -21,12 +21,21 @@ import { SCENE_COLORS, viewBasis } from '../core/render-math';
 import { defaultScene, type RenderScene } from '../core/scene';
 import type { PassEnv } from './pass-env';
 import type { Target } from './textures';
-import { useProgram } from './program';
+import { useProgram, type ProgramSpec } from './program';
 
 export type DrawMode = 'instanced' | 'vertex-id';
 
 /** How far a sphere's quad reaches, in radii (its perspective silhouette stays inside). */
 const SPHERE_PAD_3D = 1.6;
+
+/** The boids' program of a draw in `dims` dimensions by `mode` (to build it before the first draw). */
+export function boidProgramSpec(dims: 2 | 3, mode: DrawMode): ProgramSpec {
+  return {
+    vert: 'boid.vert.glsl',
+    frag: 'boid.frag.glsl',
+    defines: { DIMS: dims, DRAW_VERTEX_ID: mode === 'vertex-id' ? 1 : 0, PREDATORS: 0 },
+  };
+}
 
 /**
  * Clears the default framebuffer and draws `count` boids of `state`: RGBA32F positions and
@@ -46,11 +55,8 @@ export function runDraw(
   const scene = view.scene ?? defaultScene(params, view.boidSize);
   const basis = viewBasis(view.viewProj);
   const dims = params.dimensions === 2 ? 2 : 3;
-  const prog = env.programs.get('boid.vert.glsl', 'boid.frag.glsl', {
-    DIMS: dims,
-    DRAW_VERTEX_ID: mode === 'vertex-id' ? 1 : 0,
-    PREDATORS: 0,
-  });
+  const boid = boidProgramSpec(dims, mode);
+  const prog = env.programs.get(boid.vert, boid.frag, boid.defines);
   const [r, g, b, a] = scene.background;
   /** The canvas's framebuffer, whole, cleared to the background (depth to 1). */
   const clearCanvas = (): void => {

@@ -6,11 +6,22 @@
  */
 import type { SortTargets } from './bitonic-sort';
 import type { PassEnv } from './pass-env';
+import type { ProgramSpec } from './program';
 import { drawPass, framebufferOf, rowsFor, type Target } from './textures';
+
+/** What the reorder program for blocks of 2^blockLog2 pairs is made from. */
+export function reorderSpec(blockLog2: number): ProgramSpec {
+  return {
+    vert: 'fullscreen.vert.glsl',
+    frag: 'reorder.frag.glsl',
+    defines: { BLOCK_LOG2: blockLog2 },
+  };
+}
 
 /** The reorder program for blocks of 2^blockLog2 pairs. */
 export function reorderProgram(env: PassEnv, blockLog2: number) {
-  return env.programs.get('fullscreen.vert.glsl', 'reorder.frag.glsl', { BLOCK_LOG2: blockLog2 });
+  const s = reorderSpec(blockLog2);
+  return env.programs.get(s.vert, s.frag, s.defines);
 }
 
 /**

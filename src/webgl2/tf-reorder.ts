@@ -6,6 +6,7 @@
  */
 import type { FeedbackEnv, StateBuffers, StateCopies } from './tf-feedback';
 import { runFeedback } from './tf-feedback';
+import type { ProgramSpec } from './program';
 import type { Target } from './textures';
 import { REORDER_FEEDBACK } from './tf-steer';
 
@@ -16,6 +17,14 @@ import { REORDER_FEEDBACK } from './tf-steer';
 export function reorderProgram(env: FeedbackEnv) {
   return env.programs.get('tf-reorder.vert.glsl', 'tf-discard.frag.glsl', {}, REORDER_FEEDBACK);
 }
+
+/** What reorderProgram is made from. */
+export const REORDER_SPEC: ProgramSpec = {
+  vert: 'tf-reorder.vert.glsl',
+  frag: 'tf-discard.frag.glsl',
+  defines: {},
+  feedback: REORDER_FEEDBACK,
+};
 
 /** `state` (copies) -> `out` in the order of `sortedKeys` (same layout), elements [0, count). */
 export function runTFReorder(

@@ -18,7 +18,7 @@ import type { PassEnv } from './pass-env';
 import { createSortTargets, deleteSortTargets, type SortTargets } from './bitonic-sort';
 import { ProgramCache, type ProgramSpec } from './program';
 import { targetRead } from './readback';
-import { createReorderTarget, deleteReorderTarget, reorderProgram, runReorder } from './reorder';
+import { createReorderTarget, deleteReorderTarget, reorderSpec, runReorder } from './reorder';
 import { runNeighborCount, runSteer, type GridInputs } from './steer';
 import { createTarget, deleteTarget, powerOfTwoLayout, rowsFor, type Target } from './textures';
 import { flockDefines } from './uniforms';
@@ -123,8 +123,8 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
     return { vert: 'fullscreen.vert.glsl', frag: 'steer.frag.glsl', defines: flockDefines(params) };
   }
 
-  protected compileReorder(env: PassEnv, sort: SortTargets): void {
-    reorderProgram(env, sort.blockLog2);
+  protected reorderSpec(sort: SortTargets): ProgramSpec {
+    return reorderSpec(sort.blockLog2);
   }
 
   protected writeState(res: Resources, state: FlockState): void {
@@ -203,7 +203,7 @@ class WebGL2BackendImpl extends WebGL2PathBase<PassEnv, Target, TextureStates> {
  */
 export async function createWebGL2Backend(init: WebGL2BackendInit): Promise<WebGL2Backend> {
   const allowed = 'a browser with WebGL2 and a float32 colour attachment (EXT_color_buffer_float)';
-  const probe = probeWebGL2(init.disable);
+  const probe = await probeWebGL2(init.disable);
   if (!probe.ok || !probe.floatRenderTarget) {
     throw new FlockError('backend', 'webgl2', allowed, probe.reason ?? 'probe failed');
   }

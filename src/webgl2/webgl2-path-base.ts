@@ -34,7 +34,7 @@ import { SimTime } from '../core/sim-time';
 import type { FlockState } from '../core/state';
 import { boidIdAt, scatterByBoidId } from '../core/boid-order';
 import {
-  compileSortPrograms,
+  sortProgramSpecs,
   runSortPasses,
   runUnpack,
   sortPassCount,
@@ -46,7 +46,7 @@ import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
 import type { PassEnv } from './pass-env';
 import { AsyncReader, targetRead, type ReadRequest } from './readback';
-import { freeDrawTarget, runDraw, type DrawMode } from './renderer';
+import { boidProgramSpec, freeDrawTarget, runDraw, type DrawMode } from './renderer';
 import type { GridInputs } from './steer';
 import { deleteTarget, powerOfTwoLayout, type TexLayout, type Target } from './textures';
 import { flockDefines } from './uniforms';
@@ -178,12 +178,20 @@ export abstract class WebGL2PathBase<
    * the path's hooks, which may then read the fields the subclass's constructor set.
    * @throws FlockError (device, count, memory) or ShaderError; nothing is left allocated then.
    */
-  start(): this {
+  async start(): Promise<this> {
     if (this.started) throw new Error('internal: WebGL2 path started twice');
     this.started = true;
     try {
-      this.build();
+      this.build(false);
+      // The programs of a step and of the first draw, linked while the page goes on
+      // (ProgramCache.warm): linked one by one here they held the page 200-400 ms on SwiftShader.
+      const dims = this.params.dimensions === 2 ? 2 : 3;
+      const programs = this.res!.env.programs;
+      await programs.warm([...this.programSpecs(), boidProgramSpec(dims, this.drawMode)]);
+      // What warm() could not finish (a context lost meanwhile) is linked at once, as before.
+      if (this.res) this.warmPrograms();
     } catch (e) {
+      this.freeResources();
       this.home.detach(false); // as above: the next try may use this canvas
       throw e;
     }
@@ -215,8 +223,8 @@ export abstract class WebGL2PathBase<
   protected abstract stateStorage(): string;
   /** The path's steer program for `params` (its #defines: one variant per combination). */
   protected abstract steerSpec(params: FlockParams): ProgramSpec;
-  /** Compiles the path's reorder program (for `sort`'s block size). */
-  protected abstract compileReorder(env: E, sort: SortTargets): void;
+  /** The path's reorder program (for `sort`'s block size). */
+  protected abstract reorderSpec(sort: SortTargets): ProgramSpec;
   /** Writes `state` into res.states[0] (tagBoidIds, src/core/boid-order.ts). */
   protected abstract writeState(res: PathResources<E, S>, state: FlockState): void;
   /** RGBA32F textures (positions, velocities) holding the current state, outside a step. */
@@ -288,8 +296,12 @@ export abstract class WebGL2PathBase<
     }
   }
 
-  /** Builds every GL resource for the current params and state, and uploads the state. */
-  private build(): void {
+  /**
+   * Builds every GL resource for the current params and state, and uploads the state; its
+   * programs are linked here (`link`) or left to the caller (start() links them without holding
+   * the page).
+   */
+  private build(link = true): void {
     const gl = this.gl;
     // A restore (or the first build) starts with the newest params.
     if (this.wanted !== this.params) this.switchParams(this.wanted);
@@ -313,7 +325,7 @@ export abstract class WebGL2PathBase<
         this.init.variantBound,
       );
       this.res = { env, reader, timer, table, bounds, variants, ...states };
-      this.warmPrograms();
+      if (link) this.warmPrograms();
       this.upload(this.res, this.lastState);
     } catch (e) {
       this.res = null;
@@ -341,17 +353,28 @@ export abstract class WebGL2PathBase<
     this.deleteEnv(res.env);
   }
 
+  /**
+   * The programs a step and a draw of the current params use (this.res must be set; this.res,
+   * not this.ready: on a context restore build() runs while `lost` is still set).
+   */
+  private programSpecs(): ProgramSpec[] {
+    const v = this.variant(this.params);
+    const specs = [v.steer, ...v.shared];
+    if (this.params.neighborSearch === 'grid') {
+      const sort = this.res!.sort;
+      specs.push(
+        ...sortProgramSpecs(sort),
+        { vert: 'fullscreen.vert.glsl', frag: 'cell-table.frag.glsl' },
+        this.reorderSpec(sort),
+      );
+    }
+    return specs;
+  }
+
   /** Compiles the programs the current params use, so shader errors surface at once. */
   private warmPrograms(): void {
     const { env } = this.res!;
-    const v = this.variant(this.params);
-    for (const s of [v.steer, ...v.shared]) env.programs.get(s.vert, s.frag, s.defines, s.feedback);
-    if (this.params.neighborSearch === 'grid') {
-      // this.res, not this.ready: on a context restore build() runs while `lost` is still set.
-      compileSortPrograms(env, this.res!.sort);
-      env.programs.get('fullscreen.vert.glsl', 'cell-table.frag.glsl');
-      this.compileReorder(env, this.res!.sort);
-    }
+    for (const s of this.programSpecs()) env.programs.get(s.vert, s.frag, s.defines, s.feedback);
   }
 
   /**

@@ -41,7 +41,7 @@ import {
   type StateBuffers,
   type StateCopies,
 } from './tf-feedback';
-import { reorderProgram, runTFReorder } from './tf-reorder';
+import { REORDER_SPEC, runTFReorder } from './tf-reorder';
 import { runTFNeighborCount, runTFSteer, steerProgramSpec } from './tf-steer';
 import { powerOfTwoLayout, type Target } from './textures';
 import {
@@ -165,8 +165,8 @@ class WebGL2TFBackendImpl extends WebGL2PathBase<FeedbackEnv, StateBuffers, Feed
     return steerProgramSpec(params, params.neighborSearch);
   }
 
-  protected compileReorder(env: FeedbackEnv): void {
-    reorderProgram(env);
+  protected reorderSpec(): ProgramSpec {
+    return REORDER_SPEC;
   }
 
   /** Writes `state` into states[0] and its copies. */
@@ -247,7 +247,7 @@ export async function createWebGL2TFBackend(init: WebGL2TFBackendInit): Promise<
   if (init.disable.has('webgl2-tf')) {
     throw new FlockError('backend', 'webgl2-tf', allowed, "hidden by disable: ['webgl2-tf']");
   }
-  const probe = probeWebGL2(init.disable);
+  const probe = await probeWebGL2(init.disable);
   if (!probe.ok) {
     throw new FlockError('backend', 'webgl2-tf', allowed, probe.reason ?? 'probe failed');
   }

@@ -334,45 +334,96 @@ describe('webgl2-tf without a float render target', () => {
 });
 
 describe('probeWebGL2', () => {
-  test('finds float and integer render targets here, and honours disable', () => {
-    const p = probeWebGL2(new Set());
+  test('finds float and integer render targets here, and honours disable', async () => {
+    const p = await probeWebGL2(new Set());
     expect(p.ok).toBe(true);
     expect(p.floatRenderTarget).toBe(true);
     expect(p.maxTextureSize).toBeGreaterThanOrEqual(2048);
     expect(p.reason).toBeUndefined();
-    const noFloat = probeWebGL2(new Set(['EXT_color_buffer_float']));
+    const noFloat = await probeWebGL2(new Set(['EXT_color_buffer_float']));
     expect(noFloat.ok).toBe(true);
     expect(noFloat.floatRenderTarget).toBe(false);
     expect(noFloat.reason).toContain('EXT_color_buffer_float');
-    const none = probeWebGL2(new Set(['webgl2']));
+    const none = await probeWebGL2(new Set(['webgl2']));
     expect(none.ok).toBe(false);
     expect(none.maxTextureSize).toBe(0);
   });
 
-  test('probes by doing: a float target that reads back rounded values (float16-like) is not verified', () => {
-    const orig = WebGL2RenderingContext.prototype.readPixels;
+  test('probes by doing: a float target that reads back rounded values (float16-like) is not verified', async () => {
+    const proto = WebGL2RenderingContext.prototype;
+    const origRead = proto.readPixels;
+    const origGet = proto.getBufferSubData;
     const calls: number[] = [];
-    WebGL2RenderingContext.prototype.readPixels = function (
-      this: WebGL2RenderingContext,
-      ...args: unknown[]
-    ) {
-      (orig as (...a: unknown[]) => void).apply(this, args);
+    proto.readPixels = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+      (origRead as (...a: unknown[]) => void).apply(this, args);
       calls.push(args[5] as number);
+    } as typeof origRead;
+    proto.getBufferSubData = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+      (origGet as (...a: unknown[]) => void).apply(this, args);
       // What a half-float target would keep of probe.frag.glsl's 1.0001, -2.5e5, pi, 0.125.
-      if (args[5] === this.FLOAT) (args[6] as Float32Array).set([1, -249984, 3.140625, 0.125]);
-    } as typeof orig;
+      if (args[2] instanceof Float32Array) args[2].set([1, -249984, 3.140625, 0.125]);
+    } as typeof origGet;
     try {
-      const p = probeWebGL2(new Set(['probe-readback-test']));
+      const p = await probeWebGL2(new Set(['probe-readback-test']));
       expect(calls).toEqual([WebGL2RenderingContext.UNSIGNED_INT, WebGL2RenderingContext.FLOAT]);
       expect(p.ok).toBe(true); // the RG32UI target read back its exact values
       expect(p.floatRenderTarget).toBe(false);
       expect(p.reason).toBe('RGBA32F read back [1,-249984,3.140625,0.125], not float32');
     } finally {
-      WebGL2RenderingContext.prototype.readPixels = orig;
+      proto.readPixels = origRead;
+      proto.getBufferSubData = origGet;
     }
   });
 
-  test('cached per disable set, and the probe context is lost afterwards', () => {
+  test('holds the page for no wait on the GPU: a timer runs between the links and their status, and readPixels writes to a pixel-pack buffer only', async () => {
+    // Issue 31 item 1: the probe linked, drew and read back in one task (a link status and a
+    // readPixels that each waited for the GPU process: 100-400 ms on SwiftShader).
+    const proto = WebGL2RenderingContext.prototype;
+    const orig = {
+      linkProgram: proto.linkProgram,
+      getProgramParameter: proto.getProgramParameter,
+      readPixels: proto.readPixels,
+    };
+    const log: string[] = [];
+    proto.linkProgram = function (this: WebGL2RenderingContext, p: WebGLProgram) {
+      log.push('link');
+      orig.linkProgram.call(this, p);
+    };
+    proto.getProgramParameter = function (
+      this: WebGL2RenderingContext,
+      p: WebGLProgram,
+      n: GLenum,
+    ) {
+      if (n === this.LINK_STATUS) log.push('status');
+      return orig.getProgramParameter.call(this, p, n) as unknown;
+    };
+    proto.readPixels = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+      log.push(typeof args[6] === 'number' ? 'read-to-buffer' : 'read-to-memory');
+      (orig.readPixels as (...a: unknown[]) => void).apply(this, args);
+    } as typeof orig.readPixels;
+    const ticker = setInterval(() => log.push('tick'), 0);
+    try {
+      const p = await probeWebGL2(new Set(['probe-yield-test']));
+      expect(p.floatRenderTarget).toBe(true);
+    } finally {
+      clearInterval(ticker);
+      Object.assign(proto, orig);
+    }
+    const events = log.filter((e, i) => e !== 'tick' || log[i - 1] !== 'tick');
+    const lastLink = events.lastIndexOf('link');
+    const firstStatus = events.indexOf('status');
+    expect(events.filter((e) => e === 'link').length).toBe(2);
+    expect(firstStatus).toBeGreaterThan(lastLink);
+    expect(events.slice(lastLink, firstStatus), 'a timer ran while the links ran').toContain(
+      'tick',
+    );
+    expect(events.filter((e) => e.startsWith('read'))).toEqual([
+      'read-to-buffer',
+      'read-to-buffer',
+    ]);
+  });
+
+  test('cached per disable set, and the probe context is lost afterwards', async () => {
     const made: unknown[] = [];
     const orig = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (
@@ -385,8 +436,8 @@ describe('probeWebGL2', () => {
     } as typeof orig;
     try {
       const disable = new Set(['some-unrelated-capability']);
-      const first = probeWebGL2(disable);
-      const again = probeWebGL2(new Set(['some-unrelated-capability']));
+      const first = await probeWebGL2(disable);
+      const again = await probeWebGL2(new Set(['some-unrelated-capability']));
       expect(again).toEqual(first);
       expect(made.length).toBe(1);
       expect((made[0] as WebGL2RenderingContext).isContextLost()).toBe(true);

@@ -49,6 +49,57 @@ describe.each(WEBGL2_PATHS)('$kind lifecycle', (path) => {
     return backend;
   }
 
+  test('start links its programs without holding the page: a timer runs between the links and their status; the first step matches the CPU reference', async () => {
+    // Issue 31 item 1: the start linked its 8-10 programs one by one (a link, then its status,
+    // which waits for the driver), 200-400 ms of one task on SwiftShader.
+    const params = parityParams({ count: 1003 });
+    await path
+      .create({ canvas: addCanvas(32), params, state: initialState(params) })
+      .then((b) => b.dispose()); // the capability probe, cached: what follows is the start alone
+    const proto = WebGL2RenderingContext.prototype;
+    const orig = { link: proto.linkProgram, param: proto.getProgramParameter };
+    const log: string[] = [];
+    proto.linkProgram = function (this: WebGL2RenderingContext, p: WebGLProgram) {
+      log.push('link');
+      orig.link.call(this, p);
+    };
+    proto.getProgramParameter = function (
+      this: WebGL2RenderingContext,
+      p: WebGLProgram,
+      n: GLenum,
+    ) {
+      if (n === this.LINK_STATUS) log.push('status');
+      return orig.param.call(this, p, n) as unknown;
+    };
+    const ticker = setInterval(() => log.push('tick'), 0);
+    let b: WebGL2PathBackend;
+    try {
+      b = await make(params);
+    } finally {
+      clearInterval(ticker);
+      proto.linkProgram = orig.link;
+      proto.getProgramParameter = orig.param;
+    }
+    const links = log.filter((e) => e === 'link').length;
+    const firstStatus = log.indexOf('status');
+    expect(
+      links,
+      'the steer, key, sort, cell-table, reorder and boid programs',
+    ).toBeGreaterThanOrEqual(6);
+    expect(log.slice(0, firstStatus).filter((e) => e === 'link').length, 'all started first').toBe(
+      links,
+    );
+    expect(log.slice(log.lastIndexOf('link', firstStatus), firstStatus)).toContain('tick');
+    b.step(1);
+    const r = checkTolerance(
+      await b.readState(),
+      referenceSteps(initialState(params), params, 1),
+      params,
+      1,
+    );
+    expect(r.ok, r.message).toBe(true);
+  });
+
   test('dispose frees every GL object, is idempotent, and stops the backend', async () => {
     const params = parityParams({ count: 1200 });
     const b = await make(params);
