@@ -2,7 +2,8 @@
 // scripts/bench.mjs once with the same flags (A B C A B C ...), so a machine whose load drifts
 // (other work on it) weighs on every checkout alike. Prints per backend and N the median step ms of
 // each checkout over the rounds and its ratio to the first checkout: the median of the per-round
-// ratios (each round's checkouts ran minutes apart, not hours) and the ratio of the medians.
+// ratios (each round's checkouts ran minutes apart, not hours) and the ratio of the medians; then
+// the fastest batch of any round per checkout ("best", load only ever adds time) and its ratio.
 //   node scripts/bench-ab.mjs --trees /work/main,/tmp/base --rounds 3 --counts 16384,65536
 //     [--backends webgpu,webgl2,webgl2-tf] [--lock /tmp/gf-browser.lock] [--out bench-results/ab.json]
 // A checkout of an older commit: `git worktree add --detach /tmp/base <commit>`, then
@@ -41,7 +42,7 @@ const git = (dir, ...args) =>
   spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).stdout.trim();
 const names = trees.map((t) => `${git(t, 'rev-parse', '--short', 'HEAD')} (${t})`);
 
-/** stepMs[tree][round] = Map(label@count -> ms). */
+/** steps[tree][round] = Map(label@count -> { step: median ms per step, best: fastest batch }). */
 const steps = trees.map(() => []);
 const t0 = Date.now();
 try {
@@ -71,7 +72,8 @@ try {
       }
       const rows = new Map();
       for (const row of JSON.parse(readFileSync(out, 'utf8')).rows)
-        if (typeof row.stepMs === 'number') rows.set(`${row.label} @ ${row.count}`, row.stepMs);
+        if (typeof row.stepMs === 'number')
+          rows.set(`${row.label} @ ${row.count}`, { step: row.stepMs, best: row.minMs });
       steps[i].push(rows);
       process.stderr.write(
         `round ${r + 1}/${rounds}, ${names[i]}: ${((Date.now() - s) / 1000).toFixed(0)} s\n`,
@@ -87,26 +89,35 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const keys = [...steps[0][0].keys()];
+const keys = [...new Set(steps.flat().flatMap((m) => [...m.keys()]))];
 const lines = [
   `bench A/B, ${rounds} rounds interleaved, ${((Date.now() - t0) / 60000).toFixed(1)} min; ` +
-    `median step ms over the rounds; ratio: this checkout / the first (median of per-round ratios; ` +
-    `ratio of medians)`,
+    `median step ms over the rounds, ratio to A (median of per-round ratios; ratio of medians) | ` +
+    `best batch ms of any round, ratio to A`,
   ...names.map((n, i) => `  ${String.fromCharCode(65 + i)}: ${n}`),
   '',
 ];
 const table = [];
 for (const k of keys) {
-  const per = trees.map((_, i) => steps[i].map((m) => m.get(k)));
-  if (per.some((xs) => xs.some((x) => x === undefined))) continue;
+  const runs = trees.map((_, i) => steps[i].map((m) => m.get(k)));
+  if (runs.some((xs) => xs.some((x) => x === undefined))) {
+    lines.push(`${k.padEnd(26)} not measured in every run (skipped or over the budget there)`);
+    continue;
+  }
+  const per = runs.map((xs) => xs.map((x) => x.step));
+  const best = runs.map((xs) => Math.min(...xs.map((x) => x.best)));
   const meds = per.map(median);
   const cells = meds.map((m, i) => {
-    if (i === 0) return `${String.fromCharCode(65)} ${m.toFixed(1)}`;
+    const tag = String.fromCharCode(65 + i);
+    if (i === 0) return `${tag} ${m.toFixed(1)} | ${best[0].toFixed(1)}`;
     const roundRatio = median(per[i].map((x, r) => x / per[0][r]));
-    return `${String.fromCharCode(65 + i)} ${m.toFixed(1)} (${roundRatio.toFixed(2)}; ${(m / meds[0]).toFixed(2)})`;
+    return (
+      `${tag} ${m.toFixed(1)} (${roundRatio.toFixed(2)}; ${(m / meds[0]).toFixed(2)}) | ` +
+      `${best[i].toFixed(1)} (${(best[i] / best[0]).toFixed(2)})`
+    );
   });
-  lines.push(`${k.padEnd(28)} ${cells.join('   ')}`);
-  table.push({ row: k, stepMs: per, medians: meds });
+  lines.push(`${k.padEnd(26)} ${cells.join('   ')}`);
+  table.push({ row: k, stepMs: per, bestMs: best, medians: meds });
 }
 console.log(lines.join('\n'));
 mkdirSync(dirname(a.out), { recursive: true });
