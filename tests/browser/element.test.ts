@@ -13,6 +13,15 @@ import { localOrder } from '../../src/core/order';
 import { defaultView } from '../../src/core/view';
 import { elementMaker, once, sleep, until } from '../support/browser';
 
+/** The details of the 'error' events `el` fires from now on (a bad attribute, in order). */
+function attributeErrors(el: Element): AttributeErrorDetail[] {
+  const errors: AttributeErrorDetail[] = [];
+  el.addEventListener('error', (e) =>
+    errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
+  );
+  return errors;
+}
+
 const { addFlock, removeLater } = elementMaker();
 
 /** Forgets every remembered capacity (a first visit). */
@@ -127,11 +136,8 @@ describe('<gpu-flock>', () => {
   });
 
   test('a bad attribute at start is reported and left out; the rest start', async () => {
-    const errors: AttributeErrorDetail[] = [];
     const el = document.createElement('gpu-flock');
-    el.addEventListener('error', (e) =>
-      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
-    );
+    const errors = attributeErrors(el);
     el.setAttribute('backend', 'webgl2');
     el.setAttribute('count', '1100');
     el.setAttribute('boundary', 'sticky');
@@ -162,11 +168,8 @@ describe('<gpu-flock>', () => {
     expect(p.boundsMax[0]).toBeCloseTo(18.17, 1);
     expect(p.obstacles[0]!.radius).toBeCloseTo(0.3 * 18.17, 1);
 
-    const errors: AttributeErrorDetail[] = [];
     const bad = document.createElement('gpu-flock');
-    bad.addEventListener('error', (e) =>
-      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
-    );
+    const errors = attributeErrors(bad);
     bad.setAttribute('backend', 'cpu');
     bad.setAttribute('count', '900');
     bad.setAttribute('preset', 'flocky');
@@ -183,10 +186,7 @@ describe('<gpu-flock>', () => {
     const flock = await el.ready;
     await flock.step(3);
     const before = await flock.readState();
-    const errors: AttributeErrorDetail[] = [];
-    el.addEventListener('error', (e) =>
-      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
-    );
+    const errors = attributeErrors(el);
     el.setAttribute('backend', 'metal');
     el.setAttribute('preset', 'flood');
     // A disable list with an unknown name is bad as a whole: nothing of it applies (the known
@@ -255,10 +255,7 @@ describe('<gpu-flock>', () => {
     expect(first.params.count).toBe(777);
     el.remove();
     await sleep(0);
-    const errors: AttributeErrorDetail[] = [];
-    el.addEventListener('error', (e) =>
-      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
-    );
+    const errors = attributeErrors(el);
     el.setAttribute('count', 'abc'); // while out of the page: no flock to reject it yet
     document.body.append(el);
     const second = await el.ready;
@@ -272,10 +269,7 @@ describe('<gpu-flock>', () => {
   test('a bad motion value fires error naming it and keeps the last good one', async () => {
     const el = addFlock({ backend: 'webgl2', count: '1000', motion: 'always' });
     await el.ready;
-    const errors: AttributeErrorDetail[] = [];
-    el.addEventListener('error', (e) =>
-      errors.push((e as unknown as CustomEvent<AttributeErrorDetail>).detail),
-    );
+    const errors = attributeErrors(el);
     el.setAttribute('motion', 'never');
     expect(errors.map((e) => [e.attribute, e.value, e.allowed])).toEqual([
       ['motion', 'never', 'one of "auto", "always"'],
