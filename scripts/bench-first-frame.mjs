@@ -8,6 +8,15 @@
 // shown and drawn), the count at that frame, and the local order of that frame's state
 // (src/core/order.ts, read before any later step: the read is queued as the stage is shown).
 // Options: --rungs webgpu,webgl2,webgl2-tf,cpu --dims 3,2 --root DIR --json FILE
+//
+// --demo: the demo page instead (index.html, issue 27 item 5's demo row), as built by
+// `npm run build:demo` (dist-demo/ of --root, served statically by `vite preview`: Vite's dev
+// server compiles modules on first request, which is not what a visitor meets). In 3D and 2D
+// (?dimensions=2), first visit (fresh profile) and revisit (same profile, loaded again), it
+// prints: ms from navigation start to the first frame with boids (the #app container shown with
+// window.flock set), the count and the local order of that frame's state (read as it is shown,
+// order computed in Node by src/core/order.ts), and the count once window.flockReady settled.
+// Rungs: --rungs auto (the demo's own ladder, default) or named ones (?backend=RUNG).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,8 +31,13 @@ const { values: a } = parseArgs({
     dims: { type: 'string', default: '3,2' },
     root: { type: 'string', default: '.' },
     json: { type: 'string' },
+    demo: { type: 'boolean', default: false },
   },
 });
+if (a.demo) {
+  await demoRows();
+  process.exit(0);
+}
 
 /** One hero on the open page: its first frame's ms, count and order, and how the count was found. */
 async function hero(page, backend, dimensions) {
@@ -143,3 +157,157 @@ try {
   await close();
 }
 if (a.json) writeFileSync(a.json, JSON.stringify({ tool: 'bench-first-frame', rows }, null, 2));
+
+/**
+ * The demo's rows (--demo): see the header. Serves `dist-demo/` of --root with `vite preview`
+ * and loads the order measure into Node with Vite's SSR loader (Node 20 runs no TypeScript).
+ */
+async function demoRows() {
+  const { createServer, preview } = await import('vite');
+  const root = resolve(a.root);
+  const server = await preview({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'error',
+    preview: { port: 0, strictPort: false, host: '127.0.0.1' },
+  });
+  const base = server.resolvedUrls.local[0];
+  const loader = await createServer({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'error',
+    server: { middlewareMode: true, hmr: false },
+    appType: 'custom',
+  });
+  const { localOrder } = await loader.ssrLoadModule('/src/core/order.ts');
+  const rungs = a.rungs === 'webgpu,webgl2,webgl2-tf,cpu' ? ['auto'] : a.rungs.split(',');
+  const out = [];
+  try {
+    for (const rung of rungs) {
+      for (const dims of a.dims.split(',').map(Number)) {
+        const q = new URLSearchParams();
+        if (rung !== 'auto') q.set('backend', rung);
+        if (dims === 2) q.set('dimensions', '2');
+        const url = `${base}${q.size ? `?${q}` : ''}`;
+        const profile = mkdtempSync(join(tmpdir(), 'flock-demo-first-'));
+        const ctx = await chromium.launchPersistentContext(profile, {
+          executablePath: findChromium() ?? undefined,
+          headless: true,
+          args: CHROMIUM_ARGS,
+          viewport: { width: 1280, height: 720 },
+        });
+        // The first frame: #app shown (its visibility no longer hidden) with the flock made.
+        await ctx.addInitScript(() => {
+          // When createFlock settled (window.flock set), for the breakdown.
+          let flock;
+          Object.defineProperty(window, 'flock', {
+            configurable: true,
+            get: () => flock,
+            set: (v) => {
+              flock = v;
+              window.__flockMs ??= performance.now();
+            },
+          });
+          // When window.flockReady settled.
+          let ready;
+          Object.defineProperty(window, 'flockReady', {
+            configurable: true,
+            get: () => ready,
+            set: (v) => {
+              ready = v;
+              v.then(() => (window.__readyMs = performance.now()));
+            },
+          });
+          const mo = new MutationObserver((records) => {
+            const app = document.getElementById('app');
+            if (!app || !window.flock || app.style.visibility !== '') return;
+            if (!records.some((r) => r.target === app)) return;
+            mo.disconnect();
+            const f = window.flock;
+            window.__firstFrame = {
+              ms: performance.now(),
+              count: f.params.count,
+              params: f.params,
+              // Read after the first frame's draw: it settles once the device has drawn it.
+              state: f.readState().then((st) => {
+                window.__drawnMs = performance.now();
+                return st;
+              }),
+            };
+          });
+          mo.observe(document, { subtree: true, attributes: true, attributeFilter: ['style'] });
+        });
+        try {
+          const page = ctx.pages()[0] ?? (await ctx.newPage());
+          for (const visit of ['first visit', 'revisit']) {
+            await page.goto(url);
+            await page.waitForFunction(() => window.flockReady !== undefined, null, {
+              timeout: 120_000,
+            });
+            const r = await page.evaluate(async () => {
+              await window.flockReady;
+              const ff = window.__firstFrame;
+              const s = await ff.state;
+              const st = window.demo.state;
+              return {
+                ms: Math.round(ff.ms),
+                count: ff.count,
+                params: ff.params,
+                positions: Array.from(s.positions),
+                velocities: Array.from(s.velocities),
+                backend: window.flock.backend,
+                finalCount: window.flock.params.count,
+                readyMs: Math.round(window.__readyMs),
+                createdMs: Math.round(window.__flockMs),
+                scriptMs: Math.round(
+                  performance.getEntriesByType('navigation')[0]?.domContentLoadedEventStart ?? 0,
+                ),
+                how: st.remembered ? 'remembered' : st.probe ? 'probed' : 'given',
+                drawnMs: Math.round(window.__drawnMs),
+              };
+            });
+            const state = {
+              count: r.count,
+              positions: Float32Array.from(r.positions),
+              velocities: Float32Array.from(r.velocities),
+            };
+            const order = localOrder(state, r.params).order;
+            const row = {
+              page: 'demo',
+              rung,
+              backend: r.backend,
+              dims,
+              visit,
+              ms: r.ms,
+              count: r.count,
+              order: Number(order.toFixed(3)),
+              finalCount: r.finalCount,
+              readyMs: r.readyMs,
+              createdMs: r.createdMs,
+              drawnMs: r.drawnMs,
+              scriptMs: r.scriptMs,
+              how: r.how,
+            };
+            out.push(row);
+            console.log(
+              `demo ${rung}(${r.backend}) ${dims}D ${visit.padEnd(11)} first frame ` +
+                `${String(r.ms).padStart(5)} ms, ${String(r.count).padStart(6)} boids, order ` +
+                `${order.toFixed(3)}  (count ${r.how}: ${r.finalCount} at flockReady, ${r.readyMs} ms; ` +
+                `DOMContentLoaded ${r.scriptMs} ms, flock created ${r.createdMs} ms, ` +
+                `first frame drawn ${r.drawnMs} ms)`,
+            );
+          }
+        } finally {
+          await ctx.close();
+          rmSync(profile, { recursive: true, force: true });
+        }
+      }
+    }
+  } finally {
+    await loader.close();
+    await new Promise((res) => server.httpServer.close(res));
+  }
+  if (a.json) {
+    writeFileSync(a.json, JSON.stringify({ tool: 'bench-first-frame --demo', rows: out }, null, 2));
+  }
+}

@@ -40,6 +40,11 @@ export interface CapacityKeyParts {
   dimensions: 2 | 3;
   /** The library version (default LIBRARY_VERSION). */
   version?: string;
+  /**
+   * The scene, when its cost is not the default one's (the demo's presets: the stress scene
+   * draws another count on the same device); none for the default scene and the element.
+   */
+  scene?: string;
 }
 
 /** An entry older than this is stale (30 days): drivers and browsers change. */
@@ -50,7 +55,8 @@ export const CAPACITY_KEY_PREFIX = 'gpu-flock.capacity';
 /** The storage key of `parts`. */
 export function capacityKey(parts: CapacityKeyParts): string {
   const v = parts.version ?? LIBRARY_VERSION;
-  return `${CAPACITY_KEY_PREFIX}|${v}|${parts.backend}|${parts.dimensions}d|${parts.device}`;
+  const key = `${CAPACITY_KEY_PREFIX}|${v}|${parts.backend}|${parts.dimensions}d|${parts.device}`;
+  return parts.scene ? `${key}|scene=${parts.scene}` : key;
 }
 
 /** The page's localStorage, or null where reading it throws (blocked cookies, sandboxed frames). */

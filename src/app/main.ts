@@ -36,9 +36,23 @@ import {
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
-import { isSmallTouchScreen, probeMessage, probeNote } from './probe-text';
+import {
+  isSmallTouchScreen,
+  probeMessage,
+  probeNote,
+  rememberedMessage,
+  rememberedNote,
+} from './probe-text';
 import { boundedCount, estimateMs, MAX_FRAME_MS, type FrameCost } from '../core/frame-cost';
 import { probeCount, PROBE_START_COUNT, type CountProbe } from '../count-probe';
+import {
+  capacityKey,
+  correctCapacity,
+  recallCapacity,
+  rememberCapacity,
+  type RememberedCapacity,
+} from '../capacity-memory';
+import { CORRECTION, countChange, resizeCount, type CountPlan } from '../element/count-plan';
 import { embedCode } from '../element/embed-code';
 import {
   defaultWarmupSeconds,
@@ -66,6 +80,16 @@ export interface DemoState {
   disable: string[];
   /** On a small touch screen or a slow device: the count probe's measurement and choice. */
   probe?: CountProbe;
+  /**
+   * The scene's count remembered for this device, rung and dimensions (a revisit: no probe;
+   * src/capacity-memory.ts), when that is where the count came from.
+   */
+  remembered?: RememberedCapacity;
+  /**
+   * The first frame with boids: ms since navigation start (performance.now()) and the count it
+   * drew. On a first visit it comes before the probe, which then runs on screen.
+   */
+  firstFrame?: { ms: number; count: number };
 }
 
 declare global {
@@ -78,7 +102,7 @@ declare global {
       /** The `<gpu-flock ...>` line of the current state ("Copy embed code"). */
       embed: () => string;
       debug: DebugLayer;
-      /** Settles once the last Scene-menu choice has its count (the probe ran). */
+      /** Settles once the last Scene-menu choice has its count (remembered, or the probe ran). */
       presetApplied: () => Promise<void>;
     };
   }
@@ -183,9 +207,9 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   if (!urlHasCount && capForCpu()) {
     overlay.setCountNote(`count set to ${CPU_MAX_COUNT}, the cpu backend's cap`, CPU_MAX_COUNT);
   }
-  // Without a count in the URL the device is measured first, at a count small enough for any
-  // device (never a step of the Stress preset's million boids on a software GPU), and the
-  // scene's count is then taken as far as the measurement allows (see the end of boot).
+  // Without a count in the URL the flock starts at a count small enough for any device (never a
+  // step of the Stress preset's million boids on a software GPU); the scene's count is then the
+  // one remembered for this device (a revisit), or measured on screen after the first frame.
   const sceneCount = validateParams(params).count;
   if (!urlHasCount) {
     const start = Math.min(PROBE_START_COUNT, sceneCount);
@@ -197,14 +221,15 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   const schema = VIEW_SCHEMA;
   const view = { ...query.options.view };
   if (window.matchMedia(PHONE).matches && view.fit === undefined) view.fit = 'cover';
-  // The warm-up (DESIGN section 7; the element's 2 s in 3D and 3 s in 2D unless the URL says) is
-  // flown once the count is chosen.
+  // The warm-up (DESIGN section 7; the element's 2 s in 3D and 3 s in 2D unless the URL says):
+  // recorded in the view, flown by the demo itself before the first frame when the start is not
+  // already formed (see the end of boot).
   const warmup =
     typeof view.warmup === 'number'
       ? view.warmup
       : defaultWarmupSeconds(validateParams(params).dimensions);
   view.warmup = 0;
-  // A density (count from the area) applies once the probe has measured the device.
+  // A density (count from the area) applies once the count is known (remembered or measured).
   const density = typeof view.density === 'number' ? view.density : 0;
   view.density = 0;
   // Nothing shows until the first frame of the formed flock.
@@ -271,8 +296,15 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     });
   };
 
-  /** The device's frame cost as measured (the boot probe); null with a count in the URL. */
+  /** The device's frame cost as measured (the last probe); null with a count in the URL. */
   let frameCost: FrameCost | null = null;
+  /**
+   * A revisit's frame cost while the loop has no timing yet: the remembered count's frame at the
+   * probe's rate (1000 / 30 ms), all of it per boid. For a count that held 30 fps that is an
+   * upper bound of the cost; for the fewest offered (it did not hold) a lower one, until the
+   * loop's own timing takes over.
+   */
+  let rememberedCost: FrameCost | null = null;
   /**
    * A count from the menu or the panel, bounded: above what the measured frame cost allows in
    * MAX_FRAME_MS it is cut there, and the overlay says so while that count runs.
@@ -283,7 +315,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       frameCost ??
       (s.timing !== 'none' && s.stepMs > 0
         ? { fixedMs: 0, perBoidMs: s.stepMs / flock.params.count }
-        : null);
+        : rememberedCost);
     if (!cost) return wanted;
     const count = boundedCount(cost, wanted);
     if (count < wanted) {
@@ -297,10 +329,6 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   };
   /** The note of the last count `bounded` cut (the GUI row says it: what the count became). */
   let countNote: string | null = null;
-
-  /** A count the demo's way, as measured (not bounded): under scaleBox the box moves with it. */
-  const setCountAsScene = (count: number) =>
-    flock.setParams(state.scaleBox ? rescaleForCount(flock.params, count) : { count });
 
   /**
    * setParams the demo's way: under scaleBox, count and dimensions move the box too.
@@ -404,9 +432,10 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
 
   /**
    * A preset over the defaults (null: the default scene), the box from its density, and its
-   * count by the rule a preset named in the URL gets (probeScene: the count probe from the small
-   * start count up to the preset's count), so Scene -> Stress and ?preset=stress run the same
-   * count on a device (issue 31 item 3; before, the menu took the frame-cost bound instead).
+   * count by the rule a preset named in the URL gets (sceneCountRule: the count remembered for
+   * this device and scene, else the count probe from the small start count up to the preset's
+   * count), so Scene -> Stress and ?preset=stress run the same count on a device (issue 31 item
+   * 3; before, the menu took the frame-cost bound instead).
    */
   const applyPreset = async (name: PresetName | null) => {
     const limit = flock.maxCount > 0 ? flock.maxCount : Infinity;
@@ -437,6 +466,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     state.preset = name;
     state.scaleBox = true;
     flock.camera = defaultCamera(flock.params);
+    if (await recallScene(sceneCount)) return;
     overlay.setStatus(
       `measuring how many boids this device holds for ${name ? PRESETS[name].title : 'the default scene'}…`,
     );
@@ -448,23 +478,101 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   };
 
   /**
-   * The count rule of a scene whose count the URL does not fix, at boot and from the Scene menu:
-   * the count probe (src/count-probe.ts) from the flock's count up to `sceneCount`; a device that
-   * holds the scene's count at 30 fps gets it, any other the largest count measured to hold 30
-   * fps (or the fewest offered), and the overlay says so.
+   * The memory key of the scene on screen (src/capacity-memory.ts): device, rung, dimensions,
+   * library version, and the preset (none for the default scene: the element's key).
+   */
+  const sceneKey = () =>
+    capacityKey({
+      backend: flock.backend,
+      device: flock.deviceInfo,
+      dimensions: flock.params.dimensions,
+      ...(state.preset ? { scene: state.preset } : {}),
+    });
+
+  /** How a count change of the scene moves its box (count-plan.ts: resizeCount, countChange). */
+  const scenePlan = (sceneCount: number): CountPlan => ({
+    probe: true,
+    cap: sceneCount,
+    density: 0,
+    autoBounds: false,
+    scaleBox: state.scaleBox,
+  });
+
+  /** The overlay's probe line, for a small touch screen or a count under the scene's. */
+  const sayCount = (message: string, count: number, note: string, show: boolean) => {
+    if (show) overlay.setProbe(message, count, note);
+    else overlay.setProbe('', -1, '');
+  };
+
+  /**
+   * A revisit: the count remembered for this device and scene (no probe), up to `sceneCount`,
+   * set keeping the flock (`keepState`, when it is on screen); false (nothing changed) when none
+   * is remembered.
+   */
+  const recallScene = async (sceneCount: number, keepState = true): Promise<boolean> => {
+    const remembered = recallCapacity(sceneKey());
+    if (!remembered) return false;
+    const limit = flock.maxCount > 0 ? flock.maxCount : Infinity;
+    const count = Math.max(1, Math.min(remembered.count, sceneCount, limit));
+    const plan = scenePlan(sceneCount);
+    if (count !== flock.params.count) {
+      // Before the first frame nothing is on screen to keep: the seed's state at the new count.
+      if (keepState) await resizeCount(flock, count, plan, container);
+      else await flock.setParams(countChange(flock.params, count, plan, container));
+    }
+    delete state.probe;
+    state.remembered = remembered;
+    frameCost = null;
+    rememberedCost = { fixedMs: 0, perBoidMs: 1000 / CORRECTION.targetFps / remembered.count };
+    const phone = isSmallTouchScreen();
+    sayCount(
+      rememberedMessage(remembered, count, phone),
+      count,
+      rememberedNote(remembered),
+      phone || count < sceneCount,
+    );
+    return true;
+  };
+
+  /**
+   * The count rule of a scene whose count the URL does not fix, at boot and from the Scene menu,
+   * when no count is remembered for it (recallScene): the count probe (src/count-probe.ts) from
+   * the flock's count up to `sceneCount`, on screen, each count change keeping the flock
+   * (resizeCount: kept boids as they fly, added ones next to a flying boid); a device that holds
+   * the scene's count at 30 fps gets it, any other the largest count measured to hold 30 fps (or
+   * the fewest offered), the overlay says so, and the answer is remembered for the next visit.
    */
   const probeScene = async (sceneCount: number) => {
     const phone = isSmallTouchScreen();
-    const probe = await probeCount(flock, { maxCount: sceneCount, setCount: setCountAsScene });
+    const plan = scenePlan(sceneCount);
+    const setCount = (count: number) => resizeCount(flock, count, plan, container);
+    const probe = await probeCount(flock, { maxCount: sceneCount, setCount });
     frameCost = probe.cost;
-    if (probe.count !== flock.params.count) await setCountAsScene(probe.count);
-    if (phone || !probe.capped) {
-      state.probe = probe;
-      overlay.setProbe(probeMessage(probe, phone), probe.count, probeNote(probe));
-    } else {
-      delete state.probe;
-      overlay.setProbe('', -1, '');
-    }
+    if (probe.count !== flock.params.count) await setCount(probe.count);
+    // Kept even when the search was cut short or capped: a lower bound, safe to start at.
+    rememberCapacity(sceneKey(), { count: probe.count, holds: probe.holds, at: Date.now() });
+    delete state.remembered;
+    if (phone || !probe.capped) state.probe = probe;
+    else delete state.probe;
+    sayCount(probeMessage(probe, phone), probe.count, probeNote(probe), phone || !probe.capped);
+  };
+
+  /**
+   * The scene's count checked against the frame rate the loop reaches, correctAfterMs after the
+   * first frame (the element's rule, count-plan.ts CORRECTION): under 24 fps the memory is
+   * lowered (correctCapacity) and the count shrunk in place, unless the scene or count changed.
+   */
+  const correctLater = (sceneCount: number) => {
+    const count = flock.params.count;
+    const preset = state.preset;
+    window.setTimeout(() => {
+      if (!flock.running || flock.params.count !== count || state.preset !== preset) return;
+      const next = correctCapacity(sceneKey(), count, flock.stats.fps, CORRECTION);
+      if (next === null || next >= count) return;
+      resizeCount(flock, next, scenePlan(sceneCount), container).catch((e: unknown) =>
+        overlay.addRuntimeError(messageOf(e)),
+      );
+    }, CORRECT_AFTER_MS);
   };
 
   const makeGui = () =>
@@ -555,33 +663,63 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }
   });
 
-  // No count in the URL: the count probe (src/count-probe.ts, the benchmark's capacity measure)
-  // from the small start count, up to the scene's count. A device that holds the scene's count at
-  // 30 fps gets it; any other (a phone, an old laptop, a software GPU) gets the largest count
-  // measured to hold 30 fps, and the overlay says so. ?count=N always wins.
-  if (!urlHasCount) await probeScene(sceneCount);
-  if (density > 0) flock.setView({ density });
-  // The warm-up, unseen (DESIGN section 7): the first frame shows a formed flock.
-  try {
-    await runWarmup(flock, warmupPlan(flock.params, warmup, flock.time), {
-      budgetMs: WARMUP_BUDGET_MS,
-      now: () => performance.now(),
-      yieldToPage: macrotask,
-    });
-  } catch (e) {
-    overlay.addRuntimeError(messageOf(e));
+  // No count in the URL (issue 27 item 1, the element's way): a revisit takes the count
+  // remembered for this device, rung, dimensions and scene before the first frame (no probe); a
+  // first visit shows the flock at the small start count and then measures on screen (below).
+  // ?count=N always wins.
+  const measure = !urlHasCount && !(await recallScene(sceneCount, false));
+  // The warm-up (DESIGN section 7), as the element does it: a formed start (`start: 'groups'`,
+  // the demo's default: local order about 0.97 at t = 0) is drawn as it is, before any step (its
+  // first steps compile the step's programs, about 2 s on SwiftShader, which a first frame does
+  // not need); a uniform start (dust at t = 0) flies its warm-up unseen first, within the wall
+  // bound.
+  if (flock.params.start !== 'groups') {
+    try {
+      await runWarmup(flock, warmupPlan(flock.params, warmup, flock.time), {
+        budgetMs: WARMUP_BUDGET_MS,
+        now: () => performance.now(),
+        yieldToPage: macrotask,
+      });
+    } catch (e) {
+      overlay.addRuntimeError(messageOf(e));
+    }
   }
   flock.setView({ warmup });
   container.style.visibility = '';
   flock.render();
+  state.firstFrame = { ms: performance.now(), count: flock.params.count };
   if (!query.paused) flock.start();
   gui.setRunning(flock.running);
-
   overlay.attach(flock);
   watch();
+  if (measure) {
+    // A first visit: the first frame painted, then the count probe (src/count-probe.ts, the
+    // benchmark's capacity measure) from the start count up to the scene's count, on screen. A
+    // device that holds the scene's count at 30 fps gets it; any other (a phone, an old laptop,
+    // a software GPU) the largest count measured to hold 30 fps, and the overlay says so.
+    // (A hidden tab runs no animation frames: a timer goes on without one.)
+    await new Promise((resolve) => {
+      requestAnimationFrame(resolve);
+      setTimeout(resolve, 100);
+    });
+    overlay.setStatus('measuring how many boids this device holds…');
+    try {
+      await probeScene(sceneCount);
+    } finally {
+      overlay.setStatus('');
+    }
+  }
+  if (density > 0) flock.setView({ density });
+  if (!urlHasCount) correctLater(sceneCount);
   redrawIfPaused();
   return flock;
 }
+
+/**
+ * ms after the first frame at which a remembered or measured count is checked against the frame
+ * rate the loop reaches (the element's GpuFlockElement.correctAfterMs).
+ */
+const CORRECT_AFTER_MS = 4000;
 
 const container = document.getElementById('app')!;
 const overlay = new Overlay(document.getElementById('overlay')!);

@@ -4,6 +4,7 @@
  * saying what was measured, and the short note beside the count.
  */
 import type { CountProbe } from '../count-probe';
+import type { RememberedCapacity } from '../capacity-memory';
 
 /** A coarse pointer (touch) and a screen at most 820 CSS px on its short side. */
 export function isSmallTouchScreen(): boolean {
@@ -57,4 +58,28 @@ export function probeMessage(probe: CountProbe, phone: boolean): string {
  */
 export function probeNote(probe: CountProbe): string {
   return probe.holds ? `chosen for ${probe.fps} fps` : `the fewest; under ${probe.fps} fps`;
+}
+
+/**
+ * The overlay's line for a count remembered from an earlier visit (no probe this time): the
+ * count, whether it held the rate when measured, and how to ask for another count. E.g. "slow
+ * device: 512 boids: the fewest offered; this device does not hold 30 fps (measured on an earlier
+ * visit). ?count=N in the URL sets another count."
+ */
+export function rememberedMessage(
+  remembered: RememberedCapacity,
+  count: number,
+  phone: boolean,
+  fps = 30,
+): string {
+  const who = phone ? 'small touch screen' : 'slow device';
+  const what = remembered.holds
+    ? `the most this device holds at ${fps} fps`
+    : `the fewest offered; this device does not hold ${fps} fps`;
+  return `${who}: ${n(count)} boids: ${what} (measured on an earlier visit). ?count=N in the URL sets another count.`;
+}
+
+/** The note beside the count while a remembered count runs (probeNote's words). */
+export function rememberedNote(remembered: RememberedCapacity, fps = 30): string {
+  return remembered.holds ? `chosen for ${fps} fps` : `the fewest; under ${fps} fps`;
 }

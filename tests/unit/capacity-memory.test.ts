@@ -54,9 +54,13 @@ describe('the remembered capacity (issue 27: a revisit starts at the right count
       { ...swiftshader, backend: 'webgpu' },
       { ...swiftshader, dimensions: 2 as const },
       { ...swiftshader, version: '0.2.0' },
+      // The demo's stress scene on the same device (its own cost): measured on its own.
+      { ...swiftshader, scene: 'stress' },
     ];
     for (const o of others) expect(recallCapacity(capacityKey(o), s, NOW)).toBeNull();
-    expect(new Set(others.map(capacityKey)).size).toBe(4);
+    expect(new Set(others.map(capacityKey)).size).toBe(5);
+    // No scene is the default scene's key (the element's and the demo's default scene share it).
+    expect(capacityKey({ ...swiftshader, scene: '' })).toBe(capacityKey(swiftshader));
     expect(capacityKey(swiftshader)).toContain(`|${LIBRARY_VERSION}|`);
   });
 

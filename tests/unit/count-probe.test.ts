@@ -9,7 +9,12 @@ import {
   PROBE_START_COUNT,
   type CountProbe,
 } from '../../src/count-probe';
-import { probeMessage, probeNote } from '../../src/app/probe-text';
+import {
+  probeMessage,
+  probeNote,
+  rememberedMessage,
+  rememberedNote,
+} from '../../src/app/probe-text';
 import type { Flock } from '../../src/index';
 
 let clock = 0;
@@ -180,5 +185,20 @@ describe("the demo's words", () => {
       'slow device: 512 boids: the fewest offered; this device does not hold 30 fps with more ' +
         '(2,000 did not). ?count=N in the URL sets another count.',
     );
+  });
+
+  test('a count remembered from an earlier visit (issue 27: no probe) says so in the same words', () => {
+    const held = { count: 1300, holds: true, at: 0 };
+    expect(rememberedMessage(held, 1300, false)).toBe(
+      'slow device: 1,300 boids: the most this device holds at 30 fps (measured on an earlier ' +
+        'visit). ?count=N in the URL sets another count.',
+    );
+    expect(rememberedNote(held)).toBe('chosen for 30 fps');
+    const fewest = { count: 512, holds: false, at: 0 };
+    expect(rememberedMessage(fewest, 512, true)).toBe(
+      'small touch screen: 512 boids: the fewest offered; this device does not hold 30 fps ' +
+        '(measured on an earlier visit). ?count=N in the URL sets another count.',
+    );
+    expect(rememberedNote(fewest)).toBe('the fewest; under 30 fps');
   });
 });
