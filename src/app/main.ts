@@ -58,6 +58,7 @@ import {
   defaultWarmupSeconds,
   macrotask,
   runWarmup,
+  warmsUpBeforeFirstFrame,
   warmupPlan,
   WARMUP_BUDGET_MS,
 } from '../core/warmup-runner';
@@ -673,7 +674,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   // first steps compile the step's programs, about 2 s on SwiftShader, which a first frame does
   // not need); a uniform start (dust at t = 0) flies its warm-up unseen first, within the wall
   // bound.
-  if (flock.params.start !== 'groups') {
+  if (warmsUpBeforeFirstFrame(flock.params.start)) {
     try {
       await runWarmup(flock, warmupPlan(flock.params, warmup, flock.time), {
         budgetMs: WARMUP_BUDGET_MS,
