@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumPath, launchChromium, type LaunchedChromium } from '../support/chromium';
+import {
+  chromiumPath,
+  launchBrowser,
+  launchChromium,
+  type LaunchedChromium,
+} from '../support/chromium';
 import { type AnyRow, type BenchRow, BACKEND_NAMES } from '../../src/bench/rows';
 import type { BenchExport } from '../../src/bench/report';
 import { validateParams } from '../../src/core/params';
@@ -63,13 +68,25 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
   let rows: AnyRow[] = [];
   let exported: BenchExport;
 
-  test('the page answers from its first frame: Quick run during the device report queues and says so; the longest main-thread gap of its first 40 s is printed', async () => {
+  test('the page answers from its first frame: Quick run during the device report queues and says so; no main-thread gap of its first 40 s reaches 250 ms', async () => {
     // Issue 31 item 1: a 50 ms heartbeat from the page's first script saw a 7.9 s gap while the
     // device report ran (contexts made and given back on the main thread while the GPU process
-    // was busy). The issue's bound is 250 ms; this run prints the longest gap. Not asserted yet:
-    // with the report's WebGL2 limits read in a worker it was 1,154 ms (loaded 2-core machine),
-    // in the library's WebGL2 capability probe and the first contexts (see issue 31).
+    // was busy); with the WebGL2 limits read in a worker still 621-1,154 ms (the library's WebGL2
+    // capability probe and program links waiting for the GPU process, Chart.js and three empty
+    // charts in the page's first task). The issue's bound: under 250 ms on a quiet machine.
     const base = server.resolvedUrls!.local[0]!;
+    // What the page runs, not the test's launch: Vite transforms the page's modules on their
+    // first request (seconds of the first load on this server); a throwaway browser (its own
+    // profile and shader cache) loads the page once before the measured load.
+    const warm = await launchBrowser();
+    try {
+      const w = await warm.newPage();
+      await w.goto(`${base}bench.html`);
+      await w.waitForFunction(() => window.bench !== undefined, null, { timeout: 200_000 });
+      await w.evaluate(() => window.bench.chartsReady());
+    } finally {
+      await warm.close();
+    }
     const hb = await ctx.newPage();
     hb.setDefaultTimeout(200_000);
     await hb.addInitScript(() => {
@@ -110,6 +127,7 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
     );
     if (!reportDone) expect(status).toMatch(/^Quick run cancelled before it started|^ready/);
     expect(gaps.length).toBeGreaterThan(300);
+    expect(longest[1], `longest main-thread gap (ms) at ${longest[0]} ms`).toBeLessThan(250);
   });
 
   test('the quick run (the default) ends with the capacity sentence filled for every rung', async () => {
