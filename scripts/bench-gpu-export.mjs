@@ -118,6 +118,11 @@ function capacityAt(fps) {
     }
     break;
   }
+  if (count === 0 && cost.length)
+    console.warn(
+      `capacity at ${fps} fps: 0, the smallest size with a frame (N = ${cost[0].n}) already takes ` +
+        `${cost[0].ms.toFixed(1)} ms; measure frames at smaller sizes (--steady-n) to interpolate`,
+    );
   return { fps, steps, count, frameMs, failsAt, bounded: false };
 }
 const capacity = frames.length

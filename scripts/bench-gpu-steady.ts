@@ -36,7 +36,8 @@ export const FRAME_HEIGHT = 1080;
  * warp-coherent search with tiles of TILE boids spanning at most SPAN cells (t0: off); +u1 / +u2 /
  * +u4: the candidate loop plain or unrolled by 2 or 4 (steer.wgsl UNROLL; default: the adapter's,
  * as the browser backend picks it); +split: the steer pass as two dispatches (steer.wgsl SPLIT);
- * +flat: the 3^d search as one loop over all rows' candidates (steer.wgsl FLAT); +fovN (last):
+ * +flat: the 3^d search as one loop over all rows' candidates (steer.wgsl FLAT); +nocull: every
+ * cell of the 3^d block (steer.wgsl CULL off); +fovN (last):
  * timed with fieldOfView N from the sweep's state (made with the sweep's fieldOfView), so the
  * cone test's cost is seen apart from the state it makes;
  * /probe: the steer pass without its candidate loop (diagnostics).
@@ -51,18 +52,20 @@ export interface Variant {
   unroll?: CandidateUnroll;
   split?: boolean;
   flat?: boolean;
+  /** false: the search without steer.wgsl's CULL (every cell of the 3^d block). */
+  cull?: boolean;
   /** fieldOfView timed (degrees), from the state of the sweep's own fieldOfView. */
   fov?: number;
 }
 
 export function parseVariant(name: string): Variant {
   const m =
-    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(?:\+fov([0-9]+))?$/.exec(
+    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(\+nocull)?(?:\+fov([0-9]+))?$/.exec(
       name,
     );
   if (!m)
     throw new Error(
-      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+fovN])`,
+      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+nocull][+fovN])`,
     );
   const baseline = m[1] === 'base';
   return {
@@ -72,7 +75,8 @@ export function parseVariant(name: string): Variant {
     ...(m[6] ? { unroll: Number(m[6]) as CandidateUnroll } : {}),
     ...(m[7] ? { split: true } : {}),
     ...(m[10] ? { flat: true } : {}),
-    ...(m[11] !== undefined ? { fov: Number(m[11]) } : {}),
+    ...(m[11] ? { cull: false } : {}),
+    ...(m[12] !== undefined ? { fov: Number(m[12]) } : {}),
     ...(baseline || m[8]
       ? { sortedLayout: m[8] === '+blocks' ? ('blocks' as const) : ('records' as const) }
       : {}),
@@ -109,6 +113,9 @@ export function steadyParams(
     sort: 'counting',
     seed: 7,
     fieldOfView,
+    // The issue-13/29 scenes start from the seed's uniform spread (shared/GPU.md); the default
+    // groups start (formed flocks) clusters 3-10x denser after 600 steps.
+    start: 'uniform',
   });
 }
 
@@ -297,6 +304,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       unroll: variant?.unroll ?? o.unroll,
       ...(variant?.split ? { splitIntegrate: true } : {}),
       ...(variant?.flat ? { flatSearch: true } : {}),
+      ...(variant?.cull === false ? { faceCull: false } : {}),
       ...(files ? { shaderFiles: files } : {}),
     });
     sim.setRecords(params.count, records);

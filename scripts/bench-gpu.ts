@@ -179,6 +179,8 @@ export function sceneParams(n: number, mode: Mode, model: Model = 'default'): Fl
     neighborSearch: mode === 'brute' ? 'brute' : 'grid',
     sort: mode === 'bitonic' ? 'bitonic' : 'counting',
     seed: 7,
+    // The uniform spread the sweep's figures were made with (the default groups start clusters).
+    start: 'uniform',
   });
 }
 

@@ -77,6 +77,7 @@ export function programSpecs(
   unroll: CandidateUnroll = 1,
   split = false,
   flat = false,
+  cull = true,
 ): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
@@ -91,6 +92,7 @@ export function programSpecs(
     if (unroll > 1 && TILED.includes(name)) constants.UNROLL = unroll;
     if (split && name === 'steerGrid') constants.SPLIT = 1;
     if (flat && TILED.includes(name)) constants.FLAT = 1;
+    if (!cull && TILED.includes(name)) constants.CULL = 0;
     if (sorted === 'blocks' && SORTED.includes(name)) constants.SORTED_BLOCKS = 1;
     out[name] = {
       file,

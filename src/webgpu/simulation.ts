@@ -94,6 +94,7 @@ export async function createFlockSimulation(
       options.unroll ?? 1,
       options.splitIntegrate ?? false,
       options.flatSearch ?? false,
+      options.faceCull ?? true,
     ),
     shaderFiles(options.shaderFiles),
     {

@@ -27,6 +27,7 @@ export type SimVariant = Pick<
   | 'unroll'
   | 'splitIntegrate'
   | 'flatSearch'
+  | 'faceCull'
 >;
 
 async function withSim<T>(
@@ -125,6 +126,53 @@ export async function expectNeighborCounts(
     },
     variant,
   );
+}
+
+/**
+ * The grid search with steer.wgsl's CULL (the default) and without it, from `state`: the same
+ * neighbour count for every boid and, after `steps` steps, the same state within 1e-5. Returns the
+ * mean count and how many boids' counts differ from the CPU's brute force (float64 distances).
+ */
+export async function expectSameSearch(
+  device: GPUDevice,
+  params: FlockParams,
+  state: FlockState,
+  variant: SimVariant,
+  steps: number,
+): Promise<{ meanNeighbors: number; cpuMismatches: number }> {
+  const run = (faceCull: boolean) =>
+    withSim(
+      device,
+      { ...params, neighborSearch: 'grid' },
+      state,
+      async (sim) => {
+        const counts = await sim.debugNeighborCounts();
+        sim.step(steps);
+        return { counts, after: await sim.readState() };
+      },
+      { ...variant, faceCull },
+    );
+  const culled = await run(true);
+  const whole = await run(false);
+  const want = neighborCounts(state, params, 'brute');
+  let differ = 0;
+  let cpuMismatches = 0;
+  let total = 0;
+  for (let i = 0; i < state.count; i++) {
+    if (culled.counts[i] !== whole.counts[i]) differ++;
+    if (culled.counts[i] !== want[i]) cpuMismatches++;
+    total += culled.counts[i]!;
+  }
+  expect(differ, 'boids whose count differs with and without CULL').toBe(0);
+  // The kept candidates are summed in the same order; the two pipelines are compiled apart, so
+  // the driver may contract a multiply-add differently (seen on llvmpipe: 1 value of 9,000 off by
+  // 4.7e-10 after one step), hence a bound instead of bit equality.
+  let maxDiff = 0;
+  for (const k of ['positions', 'velocities'] as const)
+    for (let i = 0; i < culled.after[k].length; i++)
+      maxDiff = Math.max(maxDiff, Math.abs(culled.after[k][i]! - whole.after[k][i]!));
+  expect(maxDiff, 'largest difference of the states with and without CULL').toBeLessThan(1e-5);
+  return { meanNeighbors: total / state.count, cpuMismatches };
 }
 
 /** Counting and bitonic sorts give the same cell table, equal to the CPU buildCellLists. */
@@ -306,6 +354,42 @@ export async function expectEveryShaderMessage(device: GPUDevice): Promise<void>
  * spacing 1, the second offset by 1/4 on every axis.
  */
 export function latticeState(): FlockState {
+  return latticeOf();
+}
+
+/**
+ * Boids whose coordinates sit at chosen offsets from the faces of cells of side 2 in the box
+ * [-8, 8)^3 (seeded, 2,999 boids): offsets near 0, near the cell side and near 2 - sqrt(2), so that
+ * many pairs across an edge or a corner of cells lie within float32 rounding of r = 2, and boids
+ * lie both just inside and just outside the reach at which steer.wgsl's CULL drops a row or a cell.
+ */
+export function faceCullState(): FlockState {
+  const offsets = [
+    0, 1e-6, 1e-3, 0.25, 0.5857864, 0.5857865, 1, 1.414213, 1.4142137, 1.75, 1.999, 1.9999999,
+  ];
+  let s = 20261203;
+  const rnd = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  const count = 2999;
+  const positions = new Float32Array(4 * count);
+  const velocities = new Float32Array(4 * count);
+  for (let i = 0; i < count; i++) {
+    for (let c = 0; c < 3; c++) {
+      const cell = Math.floor(rnd() * 8);
+      positions[4 * i + c] = Math.min(
+        7.9999995,
+        -8 + 2 * cell + offsets[Math.floor(rnd() * offsets.length)]!,
+      );
+      velocities[4 * i + c] = rnd() * 2 - 1;
+    }
+    velocities[4 * i] = velocities[4 * i]! + 2;
+  }
+  return { count, positions, velocities };
+}
+
+function latticeOf(): FlockState {
   const pts: number[] = [];
   for (const off of [0, 0.25])
     for (let z = 0; z <= 16; z++)
