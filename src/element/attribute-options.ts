@@ -84,10 +84,29 @@ export interface AttributeSource {
 export function elementDefaultOf(el: AttributeSource, attr: SchemaAttribute): unknown {
   if (attr.target === 'view') {
     if (attr.name === 'pointer') return el.hasAttribute('interactive') ? 'element' : 'off';
-    if (attr.name === 'autoBounds') return el.getAttribute('bounds')?.trim() === 'auto';
+    if (attr.name === 'autoBounds') return elementAutoBounds(el);
+    if (attr.name === 'fit') {
+      const given = el.getAttribute('auto-bounds');
+      const auto = given !== null ? given.trim() !== 'false' : elementAutoBounds(el);
+      return auto ? 'cover' : 'contain';
+    }
     if (attr.name in ELEMENT_VIEW_DEFAULTS) return ELEMENT_VIEW_DEFAULTS[attr.name];
   }
   return schemaDefault(attr);
+}
+
+/**
+ * Whether the element's box follows its shape (view.autoBounds) when `auto-bounds` is not given
+ * (issue 27 item 3: every way in fills its canvas): with `bounds="auto"`, or when no box is given
+ * at all (no `bounds`, `bounds-min`, `bounds-max` or `preset`: a preset's scene has its own box).
+ * Under it the element frames the box with `fit="cover"`, so the flock spans the element.
+ */
+export function elementAutoBounds(el: AttributeSource): boolean {
+  const bounds = el.getAttribute('bounds');
+  if (bounds !== null) return bounds.trim() === 'auto';
+  return (
+    !el.hasAttribute('bounds-min') && !el.hasAttribute('bounds-max') && !el.hasAttribute('preset')
+  );
 }
 
 /** null when `view` validates over the defaults, else the error. */
@@ -178,8 +197,9 @@ export function optionsFromAttributes(
       report('preset', presetText, new FlockError('preset', presetText, allowed));
     }
   }
-  // The element's own defaults (warmup 2 s; pointer from `interactive`; bounds="auto").
-  for (const name of ['warmup', 'pointer', 'autoBounds']) {
+  // The element's own defaults (warmup 2 s; pointer from `interactive`; the box follows the
+  // element unless one is given, framed with fit cover).
+  for (const name of ['warmup', 'pointer', 'autoBounds', 'fit']) {
     const a = SCHEMA_ATTRS.find((x) => x.target === 'view' && x.name === name);
     if (a) options.view[name] = elementDefaultOf(el, a);
   }

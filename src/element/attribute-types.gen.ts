@@ -95,7 +95,7 @@ export interface GpuFlockAttributes {
   'density-max'?: number | `${number}`;
   /** Boid length (0: from the box). 0 to 1000000 world units. View option `boidSize`. Default 0. */
   'boid-size'?: number | `${number}`;
-  /** Framing: whole box, or fill the canvas. View option `fit`. Default "contain". */
+  /** Framing: whole box, or fill the canvas. View option `fit`. Default cover under auto-bounds, else contain. */
   fit?: 'contain' | 'cover';
   /** Boid mesh. View option `shape`. Default bird in 3D, arrow in 2D. */
   shape?: 'arrow' | 'bird' | 'fish' | 'dot';
@@ -127,7 +127,7 @@ export interface GpuFlockAttributes {
   'show-velocities'?: boolean | 'true' | 'false';
   /** Debug: the boid whose radii and neighbours are drawn (-1: none; click a boid in the demo). -1 to 16777215 boid id. View option `pickedBoid`. Default -1. */
   'picked-boid'?: number | `${number}`;
-  /** Box follows the canvas's shape, its volume from the count at the default density. View option `autoBounds`. Default false. */
+  /** Box follows the canvas's shape, its volume from the count at the default density. View option `autoBounds`. Default true unless bounds-min, bounds-max or preset is given. */
   'auto-bounds'?: boolean | 'true' | 'false';
   /** Count from the area (capped by what the device holds and by count); 0: off. 0 to 10000 boids per 10,000 CSS px². View option `density`. Default 0. */
   density?: number | `${number}`;
@@ -149,7 +149,7 @@ export interface GpuFlockAttributes {
   interactive?: boolean;
   /** A scene (src/core/presets.ts): its parameters, view and box; other attributes override it, and `count` alone resizes its box. Changing it rebuilds the flock. Default absent. */
   preset?: 'murmuration' | 'school' | 'swarm' | 'stress';
-  /** `auto`: the box follows the element's shape at the default density (the same as `auto-bounds`). Default absent. */
+  /** `auto`: the box follows the element's shape at the default density (the same as `auto-bounds`; the default when no box is given). Default absent. */
   bounds?: 'auto';
   /** With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion). Default auto. */
   motion?: 'auto' | 'always';
@@ -243,7 +243,7 @@ export interface GpuFlockReactAttributes {
   'density-max'?: number | `${number}`;
   /** Boid length (0: from the box). 0 to 1000000 world units. View option `boidSize`. Default 0. */
   'boid-size'?: number | `${number}`;
-  /** Framing: whole box, or fill the canvas. View option `fit`. Default "contain". */
+  /** Framing: whole box, or fill the canvas. View option `fit`. Default cover under auto-bounds, else contain. */
   fit?: 'contain' | 'cover';
   /** Boid mesh. View option `shape`. Default bird in 3D, arrow in 2D. */
   shape?: 'arrow' | 'bird' | 'fish' | 'dot';
@@ -275,7 +275,7 @@ export interface GpuFlockReactAttributes {
   'show-velocities'?: boolean | 'true' | 'false';
   /** Debug: the boid whose radii and neighbours are drawn (-1: none; click a boid in the demo). -1 to 16777215 boid id. View option `pickedBoid`. Default -1. */
   'picked-boid'?: number | `${number}`;
-  /** Box follows the canvas's shape, its volume from the count at the default density. View option `autoBounds`. Default false. */
+  /** Box follows the canvas's shape, its volume from the count at the default density. View option `autoBounds`. Default true unless bounds-min, bounds-max or preset is given. */
   'auto-bounds'?: boolean | 'true' | 'false';
   /** Count from the area (capped by what the device holds and by count); 0: off. 0 to 10000 boids per 10,000 CSS px². View option `density`. Default 0. */
   density?: number | `${number}`;
@@ -297,7 +297,7 @@ export interface GpuFlockReactAttributes {
   interactive?: boolean;
   /** A scene (src/core/presets.ts): its parameters, view and box; other attributes override it, and `count` alone resizes its box. Changing it rebuilds the flock. Default absent. */
   preset?: 'murmuration' | 'school' | 'swarm' | 'stress';
-  /** `auto`: the box follows the element's shape at the default density (the same as `auto-bounds`). Default absent. */
+  /** `auto`: the box follows the element's shape at the default density (the same as `auto-bounds`; the default when no box is given). Default absent. */
   bounds?: 'auto';
   /** With `prefers-reduced-motion: reduce` the element draws one still, formed flock; `always` animates anyway (the page opts in to motion). Default auto. */
   motion?: 'auto' | 'always';

@@ -103,7 +103,7 @@ export const ELEMENT_ATTRIBUTES: readonly ElementAttribute[] = [
     attribute: 'bounds',
     allowed: '`auto`',
     default: 'absent',
-    doc: "`auto`: the box follows the element's shape at the default density (the same as `auto-bounds`).",
+    doc: "`auto`: the box follows the element's shape at the default density (the same as `auto-bounds`; the default when no box is given).",
   },
   {
     attribute: 'motion',
@@ -127,6 +127,8 @@ export const ELEMENT_VIEW_DEFAULTS: Readonly<Record<string, unknown>> = { warmup
  */
 export const ELEMENT_VIEW_DEFAULT_TEXT: Readonly<Record<string, string>> = {
   warmup: '`2` in 3D, `3` in 2D',
+  autoBounds: '`true` unless `bounds-min`, `bounds-max` or `preset` is given',
+  fit: '`cover` under `auto-bounds`, else `contain`',
 };
 
 /** Every schema-driven attribute: the params', then the view options'. */

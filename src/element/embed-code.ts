@@ -33,7 +33,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /**
  * The element line for `s`. `count` is always written (without it the element picks a count
  * for the device); other parameters and view options only where they differ from the element's
- * defaults (its warmup is 2 s in 3D, 3 s in 2D). Booleans are bare attributes when true, `="false"` when a true
+ * defaults (its warmup is 2 s in 3D, 3 s in 2D; its box follows it unless one is given, framed
+ * with fit cover: a flock in DESIGN's default box is written `auto-bounds="false"`). Booleans are bare attributes when true, `="false"` when a true
  * default is turned off; `pointer: element` is written `interactive`, `autoBounds` as
  * `bounds="auto"` (and then no bounds-min/bounds-max: the box follows the element). Values are
  * written by the text codec (src/core/codec.ts encodeText): numbers as JavaScript's shortest
@@ -61,8 +62,15 @@ export function embedCode(s: EmbedState): string {
     if (v === undefined) continue;
     if (spec.name === 'autoBounds') {
       if (v === true) add('bounds', 'auto');
+      // The element's box follows it unless one is given: DESIGN's box is written as no box.
+      else if (
+        same(params.boundsMin, defaults.boundsMin) &&
+        same(params.boundsMax, defaults.boundsMax)
+      )
+        add('auto-bounds', 'false');
       continue;
     }
+    if (spec.name === 'fit' && v === (auto ? 'cover' : 'contain')) continue;
     if (spec.name === 'pointer' && v === 'element') {
       add('interactive');
       continue;

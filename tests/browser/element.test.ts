@@ -306,13 +306,15 @@ describe('<gpu-flock>', () => {
     GpuFlockElement.stillBudgetMs = 600_000;
     try {
       // The scene the issue saw scattered: 2,000 boids, wrap, DESIGN's 64-unit box, from the
-      // uniform start (DESIGN section 1; the default groups start is formed at t = 0).
+      // uniform start (DESIGN section 1; the default groups start is formed at t = 0). DESIGN's
+      // box asked for with auto-bounds="false" (without a box the element's follows its shape).
       const el = addFlock({
         backend: 'webgl2',
         count: '2000',
         boundary: 'wrap',
         seed: '3',
         start: 'uniform',
+        'auto-bounds': 'false',
       });
       const still = once<CustomEvent<StillDetail>>(el, 'still', 200_000);
       const flock: Flock = await el.ready;

@@ -28,8 +28,11 @@ function readBack(line: string) {
   const view: Record<string, unknown> = {
     warmup: 2,
     pointer: attrs.has('interactive') ? 'element' : 'off',
-    autoBounds: attrs.get('bounds') === 'auto',
+    // The box follows the element unless one is given (framed with fit cover).
+    autoBounds:
+      attrs.get('bounds') === 'auto' || !(attrs.has('bounds-min') || attrs.has('bounds-max')),
   };
+  view.fit = view.autoBounds && attrs.get('auto-bounds') !== 'false' ? 'cover' : 'contain';
   for (const a of schemaAttributes(VIEW_SCHEMA)) {
     const text = attrs.get(a.attribute);
     if (text === undefined) continue;
@@ -40,23 +43,29 @@ function readBack(line: string) {
 
 describe('embedCode', () => {
   test("the defaults: only the count (and the element's own defaults are not written)", () => {
+    // DESIGN's box, not following the element (createFlock's default): auto-bounds="false".
     expect(embedCode({ params: defaultParams(), view: { ...defaultView(), warmup: 2 } })).toBe(
-      '<gpu-flock count="16384"></gpu-flock>',
+      '<gpu-flock count="16384" auto-bounds="false"></gpu-flock>',
+    );
+    // The element's own look with no box given: the box follows it, framed with fit cover.
+    const own = { ...defaultView(), warmup: 2, autoBounds: true, fit: 'cover' as const };
+    expect(embedCode({ params: defaultParams(), view: own })).toBe(
+      '<gpu-flock count="16384" bounds="auto"></gpu-flock>',
     );
     // createFlock's warmup 0 differs from the element's 2: written.
     expect(embedCode({ params: defaultParams(), view: defaultView() })).toBe(
-      '<gpu-flock count="16384" warmup="0"></gpu-flock>',
+      '<gpu-flock count="16384" auto-bounds="false" warmup="0"></gpu-flock>',
     );
   });
 
   test("the element's warm-up default is 3 s in 2D, 2 s in 3D: neither is written", () => {
     const flat = validateParams({ dimensions: 2 });
     expect(embedCode({ params: flat, view: { ...defaultView(), warmup: 3 } })).toBe(
-      '<gpu-flock count="16384" dimensions="2"></gpu-flock>',
+      '<gpu-flock count="16384" dimensions="2" auto-bounds="false"></gpu-flock>',
     );
     // 2 s differs from the 2D default: written.
     expect(embedCode({ params: flat, view: { ...defaultView(), warmup: 2 } })).toBe(
-      '<gpu-flock count="16384" dimensions="2" warmup="2"></gpu-flock>',
+      '<gpu-flock count="16384" dimensions="2" auto-bounds="false" warmup="2"></gpu-flock>',
     );
   });
 
