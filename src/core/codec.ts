@@ -64,6 +64,9 @@ export function booleanFromText(text: string): boolean | undefined {
 /** The obstacles text form, as the README's attribute table gives it (Markdown). */
 export const OBSTACLES_FORMAT = 'JSON list, or `x,y,z,r; x,y,z,r` (up to 16)';
 
+/** The boolean text form in FlockError's words (`allowed`). */
+export const BOOLEAN_ALLOWED = 'true or false: empty, "true" or "1" (true), "false" or "0" (false)';
+
 /** The boolean text form (Markdown). */
 export const BOOLEAN_FORMAT = 'present (true), `true`, `1`, `false` or `0`';
 
@@ -93,8 +96,7 @@ function plain(markdown: string): string {
  */
 export function allowedForm(entry: CodecEntry): string {
   if (entry.type === 'obstacles') return plain(OBSTACLES_FORMAT);
-  if (isBoolean(entry.type))
-    return 'true or false: empty, "true" or "1" (true), "false" or "0" (false)';
+  if (isBoolean(entry.type)) return BOOLEAN_ALLOWED;
   const param = paramSpec(entry.name);
   if (param && param.type === entry.type) return allowedText(param);
   const view = viewSpec(entry.name);

@@ -10,6 +10,7 @@ import type { BackendChoice, FlockOptions } from '../index';
 import { validateParams } from '../core/params';
 import { shownList } from '../core/errors';
 import { validateView } from '../core/view';
+import { BOOLEAN_ALLOWED, booleanFromText } from '../core/codec';
 import { isPresetName, presetOptions, rescaleForCount, PRESET_NAMES } from '../core/presets';
 import {
   ELEMENT_VIEW_DEFAULTS,
@@ -77,13 +78,40 @@ export interface AttributeSource {
 }
 
 /**
+ * A boolean element attribute (`paused`, `interactive`): absent is false; present reads as the
+ * codec's booleans (empty, `true`, `1`; `false`, `0`). Any other text is reported (`report`,
+ * a FlockError naming the attribute, its text and BOOLEAN_ALLOWED) and the last good value in
+ * `memory` is kept (false when there is none).
+ */
+export function flagAttribute(
+  el: AttributeSource,
+  name: 'paused' | 'interactive',
+  memory: Pick<AttributeMemory, 'lastGood'>,
+  report?: (attribute: string, text: string | null, e: unknown) => void,
+): boolean {
+  const text = el.getAttribute(name);
+  const value = text === null ? false : booleanFromText(text);
+  if (value === undefined) {
+    report?.(name, text, new FlockError(name, text, BOOLEAN_ALLOWED));
+    return (memory.lastGood.get(name) as boolean | undefined) ?? false;
+  }
+  memory.lastGood.set(name, value);
+  return value;
+}
+
+/**
  * An absent attribute's value: the element's own default where it has one (attributes.ts:
  * `pointer` from `interactive`, `autoBounds` from `bounds="auto"`, ELEMENT_VIEW_DEFAULTS), else
  * the schema's.
  */
-export function elementDefaultOf(el: AttributeSource, attr: SchemaAttribute): unknown {
+export function elementDefaultOf(
+  el: AttributeSource,
+  attr: SchemaAttribute,
+  memory: Pick<AttributeMemory, 'lastGood'> = { lastGood: new Map() },
+): unknown {
   if (attr.target === 'view') {
-    if (attr.name === 'pointer') return el.hasAttribute('interactive') ? 'element' : 'off';
+    if (attr.name === 'pointer')
+      return flagAttribute(el, 'interactive', memory) ? 'element' : 'off';
     if (attr.name === 'autoBounds') return elementAutoBounds(el);
     if (attr.name === 'fit') {
       const given = el.getAttribute('auto-bounds');
@@ -199,9 +227,11 @@ export function optionsFromAttributes(
   }
   // The element's own defaults (warmup 2 s; pointer from `interactive`; the box follows the
   // element unless one is given, framed with fit cover).
+  flagAttribute(el, 'interactive', memory, report);
+  flagAttribute(el, 'paused', memory, report);
   for (const name of ['warmup', 'pointer', 'autoBounds', 'fit']) {
     const a = SCHEMA_ATTRS.find((x) => x.target === 'view' && x.name === name);
-    if (a) options.view[name] = elementDefaultOf(el, a);
+    if (a) options.view[name] = elementDefaultOf(el, a, memory);
   }
   const bounds = el.getAttribute('bounds');
   if (bounds !== null && bounds.trim() !== 'auto')

@@ -24,6 +24,7 @@
 import { createFlock, CPU_MAX_COUNT, FlockError } from '../index';
 import type { Flock, FlockOptions } from '../index';
 import { needsReinit } from '../core/params';
+import { booleanFromText } from '../core/codec';
 import {
   defaultWarmupSeconds,
   macrotask,
@@ -45,6 +46,7 @@ import {
 import {
   BY_ATTRIBUTE,
   elementDefaultOf,
+  flagAttribute,
   optionsFromAttributes,
   rebuildValueError,
   REBUILD_ATTRIBUTES,
@@ -165,6 +167,10 @@ export class GpuFlockElement extends Base {
   private _motion: 'auto' | 'always' = 'auto';
   /** The still frame of reduced motion is drawn (reset when a re-initialising change comes). */
   private _stillDrawn = false;
+  /** The `paused` attribute's last good value (flagAttribute). */
+  private get _paused(): boolean {
+    return this._memory.lastGood.get('paused') === true;
+  }
   private _stillBusy = false;
   /** The still frame was asked for again while a warm-up ran (a re-initialising change). */
   private _stillAgain = false;
@@ -238,6 +244,7 @@ export class GpuFlockElement extends Base {
     }
     if (name === 'paused' || name === 'motion') {
       if (name === 'motion') this._readMotion(flock !== null);
+      else flagAttribute(this, 'paused', this._memory, (a, t, e) => this._attributeError(a, t, e));
       this._stillDrawn = false;
       this._updateRunning();
       return;
@@ -245,6 +252,14 @@ export class GpuFlockElement extends Base {
     if (name === 'interactive' || name === 'bounds') {
       // interactive gives `pointer` its default; bounds="auto" is auto-bounds.
       if (!flock) return;
+      if (name === 'interactive') {
+        const before = this._memory.lastGood.get('interactive');
+        const bad = booleanFromText(value ?? 'false') === undefined;
+        flagAttribute(this, 'interactive', this._memory, (a, t, e) =>
+          this._attributeError(a, t, e),
+        );
+        if (bad || before === this._memory.lastGood.get('interactive')) return;
+      }
       const alias = name === 'interactive' ? 'pointer' : 'auto-bounds';
       if (name === 'bounds' && value !== null && value.trim() !== 'auto') {
         this._attributeError('bounds', value, new FlockError('bounds', value, '"auto"'));
@@ -309,7 +324,7 @@ export class GpuFlockElement extends Base {
 
   /** An absent attribute's value: the element's own default where it has one (attributes.ts). */
   private _defaultOf(attr: SchemaAttribute): unknown {
-    return elementDefaultOf(this, attr);
+    return elementDefaultOf(this, attr, this._memory);
   }
 
   private _attributeError(attribute: string, text: string | null, e: unknown): void {
@@ -622,7 +637,7 @@ export class GpuFlockElement extends Base {
       if (visible && !this._stillDrawn) void this._drawStill(flock);
       return;
     }
-    if (visible && !this.hasAttribute('paused')) flock.start();
+    if (visible && !this._paused) flock.start();
     else flock.stop();
   }
 

@@ -155,6 +155,40 @@ describe('<gpu-flock> seams', () => {
     expect([flock.view.antialias, flock.view.pickedBoid]).toEqual([true, 4]);
   });
 
+  test('paused and interactive read booleans as the other boolean attributes do: "off" fires error and keeps the last good value', async () => {
+    // Before: any text of a present attribute counted as present ("off" paused, and interactive="off"
+    // turned the pointer on), with no error.
+    const el = addFlock({ backend: 'cpu', count: '1003' });
+    const flock = await el.ready;
+    const seen: { attribute: string; value: string | null; allowed: string }[] = [];
+    el.addEventListener('error', (e) =>
+      seen.push((e as unknown as CustomEvent<(typeof seen)[0]>).detail),
+    );
+    const bool = 'true or false: empty, "true" or "1" (true), "false" or "0" (false)';
+    el.setAttribute('interactive', 'off');
+    expect(flock.view.pointer).toBe('off');
+    el.setAttribute('interactive', '');
+    expect(flock.view.pointer).toBe('element');
+    el.setAttribute('interactive', 'false');
+    expect(flock.view.pointer).toBe('off');
+    el.setAttribute('paused', 'no');
+    await sleep(50);
+    expect(flock.running).toBe(true);
+    el.setAttribute('paused', '1');
+    await sleep(50);
+    expect(flock.running).toBe(false);
+    el.setAttribute('paused', 'nope');
+    await sleep(50);
+    expect(flock.running).toBe(false); // the last good value (paused) kept
+    el.setAttribute('paused', 'false');
+    await until(() => flock.running, 5_000);
+    expect(seen.map((d) => [d.attribute, d.value, d.allowed])).toEqual([
+      ['interactive', 'off', bool],
+      ['paused', 'no', bool],
+      ['paused', 'nope', bool],
+    ]);
+  });
+
   test('errors describe elements as a selector (<canvas#hero.big>), not as {}', async () => {
     const canvas = document.createElement('canvas');
     canvas.id = 'hero';
