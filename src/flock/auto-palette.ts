@@ -16,14 +16,22 @@ export interface PageEnv {
 }
 
 /**
+ * The element's parent, or, at the top of a shadow tree (the <gpu-flock> element's canvas sits in
+ * its shadow root), the shadow root's host: the page behind a shadow tree is its host's.
+ */
+function parentAcrossShadow(el: Element): Element | null {
+  return el.parentElement ?? (el.parentNode as { host?: Element } | null)?.host ?? null;
+}
+
+/**
  * What the page around `canvas` looks like (PageLook) for `view`: the first ancestor of the
- * canvas with an opaque computed background-color, the root's `color-scheme` and the reader's
+ * canvas (across shadow roots) with an opaque computed background-color, the root's `color-scheme` and the reader's
  * `prefers-color-scheme`.
  */
 export function pageLook(view: ViewOptions, canvas: Element, env: PageEnv = window): PageLook {
   const own = parseCssColor(viewBackground({ ...view, palette: 'default' }));
   let behind: number[] | null = null;
-  for (let el = canvas.parentElement; el && !behind; el = el.parentElement) {
+  for (let el = parentAcrossShadow(canvas); el && !behind; el = parentAcrossShadow(el)) {
     const c = parseCssColor(env.getComputedStyle(el).backgroundColor);
     if (c && c[3] >= 0.5) behind = [c[0], c[1], c[2]];
   }

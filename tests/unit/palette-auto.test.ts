@@ -75,6 +75,21 @@ describe("palette: 'auto'", () => {
         prefersDark ? 'default' : 'ink',
       );
     }
+    // The element's canvas sits in a shadow root: the walk goes on from the shadow root's host
+    // (before, it stopped there and read a dark page as a white one: 'ink', dark birds).
+    const page = fakePage(['rgb(11, 15, 26)'], '', false);
+    const host = {
+      parentElement: (page.canvas as unknown as { parentElement: unknown }).parentElement,
+      bg: 'rgba(0, 0, 0, 0)',
+      scheme: '',
+    };
+    const stage = { parentElement: null, parentNode: { host }, bg: 'rgba(0, 0, 0, 0)', scheme: '' };
+    const shadowed = {
+      ...(page.canvas as unknown as object),
+      parentElement: stage,
+    } as unknown as Element;
+    expect(pageLook(view, shadowed, page.env).behind).toEqual([11 / 255, 15 / 255, 26 / 255]);
+    expect(resolveAutoPalette(view, shadowed, page.env).palette).toBe('default');
     // Any other palette is left as it is.
     const dusk = validateView({ palette: 'dusk' });
     expect(resolveAutoPalette(dusk, dark.canvas, dark.env)).toBe(dusk);
