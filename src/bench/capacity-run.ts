@@ -47,7 +47,7 @@ export async function runCapacity(
       flock = await createFlock(o.container, {
         backend,
         autoStart: false,
-        params: { count: o.start, ...sceneBounds(o.start, 3) },
+        params: { count: o.start, start: 'uniform', ...sceneBounds(o.start, 3) },
       });
     } catch (e) {
       onResult({

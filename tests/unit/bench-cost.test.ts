@@ -53,6 +53,9 @@ describe('bench cost rows', () => {
         }),
       );
       const def = defaultParams();
+      // The benchmark starts uniform (DESIGN section 6) whatever the params' default start: with
+      // the default 'groups' start every row measured a denser scene than older results.
+      expect(plain.start).toBe('uniform');
       expect([plain.steering, plain.boundary, plain.species, plain.obstacles.length]).toEqual([
         def.steering,
         def.boundary,
