@@ -20,6 +20,8 @@ export function registerBuiltinBackends(): void {
       if (typeof navigator === 'undefined' || !navigator.gpu) {
         return { ok: false, reason: 'navigator.gpu is missing (no WebGPU in this browser)' };
       }
+      // The backend's code loads while the adapter is asked for (create imports the same module).
+      void import('./webgpu/webgpu-backend').catch(() => undefined);
       const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
       if (!adapter) return { ok: false, reason: 'navigator.gpu.requestAdapter() returned null' };
       const { isFallbackAdapter, describeAdapter } = await import('./webgpu/device');
@@ -35,6 +37,9 @@ export function registerBuiltinBackends(): void {
 
   registerBackend('webgl2', {
     async probe(disable) {
+      // The backend's code loads while the probe runs (create imports the same module). Only a
+      // page whose WebGPU is missing, hidden or a software adapter gets here.
+      void import('./webgl2/webgl2-backend').catch(() => undefined);
       const { probeWebGL2 } = await import('./webgl2/capabilities');
       const p = await probeWebGL2(disable);
       if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };

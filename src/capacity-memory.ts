@@ -31,6 +31,12 @@ export interface CapacityStorage {
   removeItem(key: string): void;
 }
 
+/** A storage whose keys can be listed (localStorage fits): guessCapacity reads every entry. */
+export interface ListedCapacityStorage extends CapacityStorage {
+  readonly length: number;
+  key(index: number): string | null;
+}
+
 /** What a remembered capacity is for. */
 export interface CapacityKeyParts {
   /** The rung: 'webgpu', 'webgl2', 'webgl2-tf', 'cpu'. */
@@ -60,7 +66,7 @@ export function capacityKey(parts: CapacityKeyParts): string {
 }
 
 /** The page's localStorage, or null where reading it throws (blocked cookies, sandboxed frames). */
-export function pageStorage(): CapacityStorage | null {
+export function pageStorage(): ListedCapacityStorage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
@@ -112,6 +118,41 @@ export function rememberCapacity(
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The count a flock is best made at before its rung and device are known (issue 27: a revisit
+ * draws its first frame at the remembered count, with no count change after the rung is up):
+ * the newest fresh entry of this library version and dimensions among `backends` (the rung asked
+ * for, or the rungs `auto` may land on), whatever its device, of the default scene (no `scene`
+ * part), or null (none, stale, malformed, a
+ * storage that throws). A guess: the caller checks it against recallCapacity of the real key
+ * once the flock runs (another device, another rung: that count, or a probe).
+ */
+export function guessCapacity(
+  backends: readonly string[],
+  dimensions: 2 | 3,
+  storage: ListedCapacityStorage | null = pageStorage(),
+  now = Date.now(),
+  version = LIBRARY_VERSION,
+  maxAgeMs = CAPACITY_MAX_AGE_MS,
+): RememberedCapacity | null {
+  if (!storage) return null;
+  try {
+    let best: RememberedCapacity | null = null;
+    const heads = backends.map((b) => `${CAPACITY_KEY_PREFIX}|${version}|${b}|${dimensions}d|`);
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      // The default scene's entries only (the element's): a scene's count is another cost.
+      if (key === null || key.includes('|scene=') || !heads.some((h) => key.startsWith(h)))
+        continue;
+      const entry = recallCapacity(key, storage, now, maxAgeMs);
+      if (entry && (!best || entry.at > best.at)) best = entry;
+    }
+    return best;
+  } catch {
+    return null;
   }
 }
 

@@ -4,7 +4,8 @@
  * wall time) picks the largest count this device holds at 30 fps, capped by `count`, the preset's
  * count, or PROBE_MAX_COUNT; a density then takes its count from the area up to that. A probed
  * flock starts at PROBE_START_COUNT (its box scaled to keep the density, unless the box is
- * given). Under autoBounds the box is the element's shape at every count.
+ * given; a revisit at the newest remembered capacity of its rungs, startCountGuess). Under
+ * autoBounds the box is the element's shape at every count.
  */
 import type { Flock } from '../index';
 import { validateParams, type FlockParams } from '../core/params';
@@ -19,8 +20,10 @@ import {
   type CountProbe,
 } from '../count-probe';
 import { resizeState } from '../core/resize-state';
+import { BACKEND_LADDER } from '../backend';
 import {
   capacityKey,
+  guessCapacity,
   recallCapacity,
   rememberCapacity,
   sharedMeasure,
@@ -49,6 +52,26 @@ export interface CountFacts {
   hasPreset: boolean;
   /** bounds-min or bounds-max is given. */
   fixedBox: boolean;
+  /**
+   * The count a probed flock starts at (default PROBE_START_COUNT): a revisit's guess of the
+   * remembered capacity (startCountGuess), so its first frame needs no count change.
+   */
+  startCount?: number;
+}
+
+/**
+ * The start count of a probed element made with `options` (issue 27: a revisit draws its first
+ * frame at the remembered count): the newest remembered capacity of this library version and
+ * dimensions on the rungs the element may run (its `backend`, or the ladder less `disable`), or
+ * undefined (nothing remembered: PROBE_START_COUNT). Checked against the real key once the rung
+ * and device are known (probeAndSetCount).
+ */
+export function startCountGuess(options: ElementOptions): number | undefined {
+  const choice = options.backend ?? 'auto';
+  const disable = new Set(options.disable ?? []);
+  const rungs = choice === 'auto' ? BACKEND_LADDER.filter((k) => !disable.has(k)) : [choice];
+  const dimensions = validateParams(options.params ?? {}).dimensions;
+  return guessCapacity(rungs, dimensions)?.count;
 }
 
 /** The element's stage: its size in CSS px is the canvas's. */
@@ -96,7 +119,7 @@ export function countPlan(options: ElementOptions, facts: CountFacts, stage: Sta
     autoBounds,
     scaleBox: !facts.fixedBox && !autoBounds,
   };
-  const count = plan.probe ? Math.min(PROBE_START_COUNT, plan.cap) : full.count;
+  const count = plan.probe ? Math.min(facts.startCount ?? PROBE_START_COUNT, plan.cap) : full.count;
   Object.assign(params, countChange(full, count, plan, stage));
   options.params = params;
   return plan;

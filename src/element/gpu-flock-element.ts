@@ -61,6 +61,7 @@ import {
   CORRECTION,
   probeAndSetCount,
   resizeCount,
+  startCountGuess,
   type CountPlan,
 } from './count-plan';
 import { deferred, type Deferred } from './deferred';
@@ -537,6 +538,7 @@ export class GpuFlockElement extends Base {
         hasCount,
         hasPreset: this.hasAttribute('preset'),
         fixedBox: this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max'),
+        startCount: startCountGuess(options),
       },
       this._stage!,
     );

@@ -288,6 +288,18 @@ function samplesFor(scene: { antialias: boolean }): number {
 }
 
 /**
+ * Starts compiling what createBoidRenderer awaits (render.wgsl's module and the antialiased
+ * pipelines of `format`), so that it overlaps other start-up work (the simulation's modules);
+ * both are cached per device and module, and createBoidRenderer finds them. Errors are left to
+ * createBoidRenderer, which reports them (ShaderError).
+ */
+export function prepareBoidRenderer(device: GPUDevice, format: GPUTextureFormat): void {
+  void createCheckedModule(device, 'render.wgsl', shaderFiles())
+    .then((module) => renderPipelines(device, module, format, 4))
+    .catch(() => undefined);
+}
+
+/**
  * A renderer of `sim` into canvases of `format`. Its pipelines come from the device's cache
  * (renderPipelines); it owns its uniform buffer, bind groups, depth, multisample and trail
  * textures.

@@ -26,7 +26,12 @@ import {
   candidateUnrollFor,
   releaseSharedDevice,
 } from './device';
-import { createBoidRenderer, type BoidRenderer, type DrawMode } from './renderer';
+import {
+  createBoidRenderer,
+  prepareBoidRenderer,
+  type BoidRenderer,
+  type DrawMode,
+} from './renderer';
 import {
   BOID_BYTES,
   bufferLimit,
@@ -122,6 +127,8 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   try {
     // Premultiplied, so view.background may be translucent or `transparent` (WebGL2 and Canvas 2D too).
     context.configure({ device, format, alphaMode: 'premultiplied' });
+    // The first frame's pipelines first: they compile while the simulation is made.
+    prepareBoidRenderer(device, format);
     sim = await createFlockSimulation({
       device,
       params: init.params,

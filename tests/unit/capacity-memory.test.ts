@@ -4,10 +4,12 @@ import {
   CAPACITY_MAX_AGE_MS,
   capacityKey,
   correctCapacity,
+  guessCapacity,
   recallCapacity,
   rememberCapacity,
   sharedMeasure,
   type CapacityStorage,
+  type ListedCapacityStorage,
 } from '../../src/capacity-memory';
 import { LIBRARY_VERSION } from '../../src/version';
 
@@ -119,6 +121,72 @@ describe('the remembered capacity (issue 27: a revisit starts at the right count
     expect(correctCapacity(key, 2000, 2, { storage: s, floor: 512, now: NOW + 6 })).toBe(512);
     // No frame rate measured yet (0): nothing changes.
     expect(correctCapacity(key, 2000, 0, { storage: s, now: NOW })).toBeNull();
+  });
+});
+
+/** memoryStorage with its keys listed (localStorage's length and key). */
+function listedStorage(): ListedCapacityStorage & { map: Map<string, string> } {
+  const s = memoryStorage();
+  return {
+    ...s,
+    get length() {
+      return s.map.size;
+    },
+    key: (i) => [...s.map.keys()][i] ?? null,
+  };
+}
+
+describe('guessCapacity: the start count before the rung and device are known (issue 27)', () => {
+  test('the newest fresh entry of this version and dimensions on the rungs asked for', () => {
+    const s = listedStorage();
+    const gpu = { ...swiftshader, backend: 'webgpu', device: 'Google SwiftShader' };
+    rememberCapacity(capacityKey(swiftshader), { count: 1300, holds: true, at: NOW - 5000 }, s);
+    rememberCapacity(capacityKey(gpu), { count: 770, holds: true, at: NOW - 1000 }, s);
+    // Another version, other dimensions, a stale entry: never the guess, however new.
+    rememberCapacity(
+      capacityKey({ ...gpu, version: '0.0.1' }),
+      { count: 9, holds: true, at: NOW },
+      s,
+    );
+    rememberCapacity(capacityKey({ ...gpu, dimensions: 2 }), { count: 8, holds: true, at: NOW }, s);
+    const old = { ...swiftshader, device: 'an old GPU' };
+    const stale = NOW - CAPACITY_MAX_AGE_MS - 1;
+    rememberCapacity(capacityKey(old), { count: 7, holds: true, at: stale }, s);
+    s.map.set(`${capacityKey({ ...swiftshader, device: 'x' })}`, '{not json');
+    // A scene's entry (the demo's stress scene): another cost, never the element's guess.
+    rememberCapacity(
+      capacityKey({ ...gpu, scene: 'stress' }),
+      { count: 6, holds: true, at: NOW },
+      s,
+    );
+    expect(s.map.size).toBe(7);
+    // auto (every rung): the newest, webgpu's 770; webgl2 alone: 1300.
+    const ladder = ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'];
+    expect(guessCapacity(ladder, 3, s, NOW)?.count).toBe(770);
+    expect(guessCapacity(['webgl2'], 3, s, NOW)?.count).toBe(1300);
+    expect(guessCapacity(['webgl2-tf', 'cpu'], 3, s, NOW)).toBeNull();
+    expect(guessCapacity(ladder, 2, s, NOW)?.count).toBe(8);
+    // A rung name that is a prefix of another is not matched by it ('webgl2' vs 'webgl2-tf').
+    rememberCapacity(
+      capacityKey({ ...swiftshader, backend: 'webgl2-tf' }),
+      { count: 5, holds: true, at: NOW },
+      s,
+    );
+    expect(guessCapacity(['webgl2'], 3, s, NOW)?.count).toBe(1300);
+  });
+
+  test('a storage that throws or is absent: no guess, no error', () => {
+    const s = listedStorage();
+    rememberCapacity(capacityKey(swiftshader), { count: 1300, holds: true, at: NOW }, s);
+    const throwing: ListedCapacityStorage = {
+      ...s,
+      get length(): number {
+        throw new Error('SecurityError');
+      },
+      key: s.key,
+    };
+    expect(guessCapacity(['webgl2'], 3, throwing, NOW)).toBeNull();
+    expect(guessCapacity(['webgl2'], 3, null, NOW)).toBeNull();
   });
 });
 
