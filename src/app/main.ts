@@ -64,6 +64,7 @@ import {
 } from '../core/warmup-runner';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
+import { PHONE, setupLegend } from './legend';
 import { ParamGui } from './param-gui';
 
 function messageOf(e: unknown): string {
@@ -109,9 +110,6 @@ declare global {
   }
 }
 
-/** A phone-sized screen: the flock fills it (fit: cover) and the GUI starts closed. */
-const PHONE = '(max-width: 640px)';
-
 /** The scene's density for `dimensions`: the preset's when it is of that dimension. */
 function densityFor(preset: PresetName | null, dimensions: 2 | 3): number {
   if (preset && (PRESETS[preset].params.dimensions ?? 3) === dimensions) {
@@ -136,49 +134,6 @@ export function captionText(flock: Flock, state: DemoState): string {
   else if (skipped.length === 0) why = 'the first rung of the ladder that runs here';
   else why = `because ${skipped.map(([k, r]) => `${k}: ${r}`).join('; ')}`;
   return `${what} · ${size} · drawn by ${flock.backend}, ${why}`;
-}
-
-const LEGEND_SEEN = 'gpu-flock-legend-seen';
-
-/**
- * Where the legend starts collapsed ("?" opens it): a narrow screen, where its lines covered the
- * lower fifth of the flock (390x844), or a touch screen, where keyboard help is of no use.
- */
-const LEGEND_COLLAPSED = `${PHONE}, (pointer: coarse)`;
-
-function setupLegend(): void {
-  const legend = document.getElementById('legend');
-  const help = document.getElementById('help-button');
-  if (!legend || !help) return;
-  let seen = false;
-  try {
-    seen = localStorage.getItem(LEGEND_SEEN) === '1';
-  } catch {
-    // Storage blocked: show the legend until first use on every visit.
-  }
-  const show = (open: boolean) => {
-    legend.hidden = !open;
-    help.setAttribute('aria-expanded', String(open));
-  };
-  show(!seen && !matchMedia(LEGEND_COLLAPSED).matches);
-  const hide = () => {
-    if (legend.hidden) return;
-    show(false);
-    try {
-      localStorage.setItem(LEGEND_SEEN, '1');
-    } catch {
-      // Not stored: it hides for this visit.
-    }
-  };
-  const app = document.getElementById('app')!;
-  app.addEventListener('pointerdown', hide);
-  app.addEventListener('wheel', hide, { passive: true });
-  window.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-    if (e.key === '?') show(legend.hidden);
-    else hide();
-  });
-  help.addEventListener('click', () => show(legend.hidden));
 }
 
 async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {

@@ -20,9 +20,10 @@ import {
   type CountProbe,
 } from '../count-probe';
 import { resizeState } from '../core/resize-state';
-import { BACKEND_LADDER } from '../backend';
+import { BACKEND_LADDER, CPU_MAX_COUNT } from '../backend';
 import {
   capacityKey,
+  correctCapacity,
   guessCapacity,
   recallCapacity,
   rememberCapacity,
@@ -214,3 +215,70 @@ export async function probeAndSetCount(
 
 /** The probe's frame rate and floor, for a correction of the remembered count (capacity-memory.ts). */
 export const CORRECTION = { targetFps: PROBE_FPS, floor: PROBE_MIN_COUNT } as const;
+
+/**
+ * An explicit rung with a count cap (cpu: CPU_MAX_COUNT) takes the count of `options` down to it,
+ * as `auto` does when it lands there (issue 31 item 5), instead of failing; returns the note
+ * (also in the 'ready' detail's `capped`), or undefined. `fixedBox`: bounds-min or bounds-max is
+ * given. Changes options.params in place (countPlan mutates it too).
+ */
+export function capForRung(
+  options: ElementOptions,
+  fixedBox: boolean,
+  stage: StageSize,
+): string | undefined {
+  if (options.backend !== 'cpu') return undefined;
+  const full = validateParams(options.params ?? {});
+  if (full.count <= CPU_MAX_COUNT) return undefined;
+  const autoBounds = options.view.autoBounds === true;
+  const plan: CountPlan = {
+    probe: false,
+    cap: CPU_MAX_COUNT,
+    density: 0,
+    autoBounds,
+    scaleBox: !fixedBox && !autoBounds,
+  };
+  const params = (options.params ?? {}) as Record<string, unknown>;
+  Object.assign(params, countChange(full, CPU_MAX_COUNT, plan, stage));
+  options.params = params;
+  return `count capped from ${full.count} to ${CPU_MAX_COUNT}, the cpu backend's limit`;
+}
+
+/**
+ * The plan of a running element whose `count` was removed: the count an element without one runs
+ * (probed or remembered, up to PROBE_MAX_COUNT; CPU_MAX_COUNT on the cpu rung), its box the
+ * element's (auto bounds, or scaled to keep the density unless `fixedBox`).
+ */
+export function removedCountPlan(flock: Flock, fixedBox: boolean): CountPlan {
+  const autoBounds = flock.view.autoBounds;
+  return {
+    probe: true,
+    cap: flock.backend === 'cpu' ? Math.min(PROBE_MAX_COUNT, CPU_MAX_COUNT) : PROBE_MAX_COUNT,
+    density: flock.view.density,
+    autoBounds,
+    scaleBox: !fixedBox && !autoBounds,
+  };
+}
+
+/**
+ * A remembered or probed count checked against the frame rate the loop reaches, `afterMs` after
+ * the first frame, while `keep()` (on screen, running): under 24 fps the memory is lowered
+ * (correctCapacity) and the count shrunk in place (resizeCount). Returns the cancel.
+ */
+export function correctLater(
+  flock: Flock,
+  plan: CountPlan,
+  stage: StageSize,
+  afterMs: number,
+  keep: () => boolean,
+): () => void {
+  const timer = setTimeout(() => {
+    if (!keep()) return;
+    const fps = flock.stats.fps;
+    const next = correctCapacity(capacityKeyOf(flock), flock.params.count, fps, CORRECTION);
+    if (next !== null && next < flock.params.count) {
+      void resizeCount(flock, next, plan, stage).catch(() => {});
+    }
+  }, afterMs);
+  return () => clearTimeout(timer);
+}

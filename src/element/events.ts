@@ -5,7 +5,9 @@
  */
 import type { BackendKind } from '../backend';
 import type { Flock, RecoveryDetail } from '../flock';
-import type { StillDetail } from './gpu-flock-element';
+import type { CountProbe } from '../count-probe';
+import type { RememberedCapacity } from '../capacity-memory';
+import type { WarmupResult } from '../core/warmup-runner';
 
 /**
  * The detail of 'error': `error` always (a FlockError for a bad attribute; whatever stopped a
@@ -52,4 +54,38 @@ export interface GpuFlockEventMap {
   contextrestored: CustomEvent<RecoveryDetail>;
   /** Reduced motion: the one still frame is drawn. */
   still: CustomEvent<StillDetail>;
+}
+
+/** What the 'still' event carries: the warm-up run before the reduced-motion frame. */
+export interface StillDetail {
+  /** Steps taken unseen (of StillPlan.timeStep seconds each). */
+  steps: number;
+  /** The flock's simulated time at the still frame, s. */
+  seconds: number;
+  /** Wall-clock time of the warm-up, ms. */
+  ms: number;
+  /** True when the wall-clock bound cut the plan short (the frame shows the state reached). */
+  cut: boolean;
+}
+/** What the 'ready' event carries beside the flock: how the element started it. */
+export interface StartDetail {
+  /**
+   * The count probe's measurement (no count attribute, or a density, on a first visit): what this
+   * device holds at 30 fps. It runs after the first frame, on screen (count changes keep the
+   * flock: added boids join next to flying ones).
+   */
+  probe?: CountProbe;
+  /** The probe was another element's of this page (same device, rung and dimensions). */
+  sharedProbe?: boolean;
+  /** A revisit: the capacity remembered for this device, rung and dimensions (no probe). */
+  remembered?: RememberedCapacity;
+  /** ms from the start (connection) to the first frame drawn. */
+  firstFrameMs?: number;
+  /**
+   * An explicit rung's count cap applied to the count asked for (`backend="cpu" count="20000"`:
+   * "count capped from 20000 to 4096, the cpu backend's limit"), as `auto` does.
+   */
+  capped?: string;
+  /** The warm-up flown unseen before the first frame (absent under reduced motion: see 'still'). */
+  warmup?: WarmupResult & { seconds: number };
 }

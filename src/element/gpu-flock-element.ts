@@ -21,7 +21,7 @@
  * to motion with `motion="always"`.
  * Owns: its flock (and the flock's canvas), its observers and listeners.
  */
-import { createFlock, CPU_MAX_COUNT, FlockError } from '../index';
+import { createFlock, FlockError } from '../index';
 import type { Flock, FlockOptions } from '../index';
 import { needsReinit } from '../core/params';
 import { booleanFromText } from '../core/codec';
@@ -32,11 +32,8 @@ import {
   warmsUpBeforeFirstFrame,
   warmupPlan,
   WARMUP_BUDGET_MS,
-  type WarmupResult,
 } from '../core/warmup-runner';
 import { validateParams } from '../core/params';
-import { PROBE_MAX_COUNT, type CountProbe } from '../count-probe';
-import { correctCapacity, type RememberedCapacity } from '../capacity-memory';
 import {
   ELEMENT_ATTRIBUTES,
   attributeFormatError,
@@ -55,12 +52,11 @@ import {
   type ElementOptions,
 } from './attribute-options';
 import {
-  capacityKeyOf,
-  countChange,
+  capForRung,
+  correctLater,
+  removedCountPlan,
   countPlan,
-  CORRECTION,
   probeAndSetCount,
-  resizeCount,
   startCountGuess,
   type CountPlan,
 } from './count-plan';
@@ -69,39 +65,10 @@ import { styleSheet } from './element-style';
 import type { ViewTarget } from './view-support';
 import { STILL_BUDGET_MS, STILL_FIRST_CHUNK_STEPS, stillPlan } from './still';
 
-/** What the 'still' event carries: the warm-up run before the reduced-motion frame. */
-export interface StillDetail {
-  /** Steps taken unseen (of StillPlan.timeStep seconds each). */
-  steps: number;
-  /** The flock's simulated time at the still frame, s. */
-  seconds: number;
-  /** Wall-clock time of the warm-up, ms. */
-  ms: number;
-  /** True when the wall-clock bound cut the plan short (the frame shows the state reached). */
-  cut: boolean;
-}
-/** What the 'ready' event carries beside the flock: how the element started it. */
-export interface StartDetail {
-  /**
-   * The count probe's measurement (no count attribute, or a density, on a first visit): what this
-   * device holds at 30 fps. It runs after the first frame, on screen (count changes keep the
-   * flock: added boids join next to flying ones).
-   */
-  probe?: CountProbe;
-  /** The probe was another element's of this page (same device, rung and dimensions). */
-  sharedProbe?: boolean;
-  /** A revisit: the capacity remembered for this device, rung and dimensions (no probe). */
-  remembered?: RememberedCapacity;
-  /** ms from the start (connection) to the first frame drawn. */
-  firstFrameMs?: number;
-  /**
-   * An explicit rung's count cap applied to the count asked for (`backend="cpu" count="20000"`:
-   * "count capped from 20000 to 4096, the cpu backend's limit"), as `auto` does.
-   */
-  capped?: string;
-  /** The warm-up flown unseen before the first frame (absent under reduced motion: see 'still'). */
-  warmup?: WarmupResult & { seconds: number };
-}
+import type { StartDetail, StillDetail } from './events';
+
+export type { StartDetail, StillDetail } from './events';
+
 /** The element starts its flock once it is this close to the viewport. */
 const NEAR_VIEWPORT = '200px';
 
@@ -409,7 +376,7 @@ export class GpuFlockElement extends Base {
         // DESIGN section 7: 3 s in 2D, 2 s in 3D.
         warmup = defaultWarmupSeconds(validateParams(options.params ?? {}).dimensions);
       }
-      capped = this._capForRung(options);
+      capped = capForRung(options, this._fixedBox(), this._stage!);
       // The element flies the warm-up itself, after the count is known (the probe's count change
       // re-initialises); the flock records the value once it has.
       view.warmup = 0;
@@ -529,17 +496,14 @@ export class GpuFlockElement extends Base {
   /** How the start picks the count (count-plan.ts); sets the start count in `options`. */
   private _countPlan(options: ElementOptions): CountPlan {
     // A count attribute that was rejected counts when an earlier flock accepted one (kept).
+    const m = this._memory;
     const hasCount =
-      this.hasAttribute('count') &&
-      (!this._memory.rejected.has('count') || this._memory.lastGood.has('count'));
+      this.hasAttribute('count') && (!m.rejected.has('count') || m.lastGood.has('count'));
+    const hasPreset = this.hasAttribute('preset');
+    const startCount = startCountGuess(options);
     return countPlan(
       options,
-      {
-        hasCount,
-        hasPreset: this.hasAttribute('preset'),
-        fixedBox: this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max'),
-        startCount: startCountGuess(options),
-      },
+      { hasCount, hasPreset, fixedBox: this._fixedBox(), startCount },
       this._stage!,
     );
   }
@@ -550,16 +514,7 @@ export class GpuFlockElement extends Base {
    * (resizeCount), its box the element's (auto bounds, or scaled to keep the density).
    */
   private async _countRemoved(flock: Flock): Promise<void> {
-    const autoBounds = flock.view.autoBounds;
-    const fixedBox = this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
-    const density = flock.view.density;
-    const plan: CountPlan = {
-      probe: true,
-      cap: Math.min(PROBE_MAX_COUNT, flock.backend === 'cpu' ? CPU_MAX_COUNT : PROBE_MAX_COUNT),
-      density,
-      autoBounds,
-      scaleBox: !fixedBox && !autoBounds,
-    };
+    const plan = removedCountPlan(flock, this._fixedBox());
     try {
       await probeAndSetCount(flock, plan, this._stage!, true);
     } catch (e) {
@@ -569,46 +524,20 @@ export class GpuFlockElement extends Base {
   }
 
   /**
-   * An explicit rung with a count cap (cpu: CPU_MAX_COUNT) takes the count down to it, as `auto`
-   * does when it lands there (issue 31 item 5), instead of failing; returns the note (also in
-   * the 'ready' detail's `capped`), or undefined.
-   */
-  private _capForRung(options: ElementOptions): string | undefined {
-    if (options.backend !== 'cpu') return undefined;
-    const full = validateParams(options.params ?? {});
-    if (full.count <= CPU_MAX_COUNT) return undefined;
-    const fixedBox = this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
-    const autoBounds = options.view.autoBounds === true;
-    const plan: CountPlan = {
-      probe: false,
-      cap: CPU_MAX_COUNT,
-      density: 0,
-      autoBounds,
-      scaleBox: !fixedBox && !autoBounds,
-    };
-    // In place: the caller's options hold this params object (countPlan mutates it too).
-    const params = (options.params ?? {}) as Record<string, unknown>;
-    Object.assign(params, countChange(full, CPU_MAX_COUNT, plan, this._stage!));
-    options.params = params;
-    return `count capped from ${full.count} to ${CPU_MAX_COUNT}, the cpu backend's limit`;
-  }
-
-  /**
    * A remembered or probed count checked against the frame rate the loop reaches
    * (correctAfterMs after the first frame, while it runs on screen): under 24 fps the memory is
    * lowered (correctCapacity) and the count shrunk in place (resizeCount).
    */
   private _correctLater(flock: Flock, plan: CountPlan, current: () => boolean): void {
-    const stage = this._stage!;
-    const timer = setTimeout(() => {
-      if (!current() || !flock.running || this._still()) return;
-      const fps = flock.stats.fps;
-      const next = correctCapacity(capacityKeyOf(flock), flock.params.count, fps, CORRECTION);
-      if (next !== null && next < flock.params.count) {
-        void resizeCount(flock, next, plan, stage).catch(() => {});
-      }
-    }, GpuFlockElement.correctAfterMs);
-    this._cleanups.push(() => clearTimeout(timer));
+    const keep = () => current() && flock.running && !this._still();
+    this._cleanups.push(
+      correctLater(flock, plan, this._stage!, GpuFlockElement.correctAfterMs, keep),
+    );
+  }
+
+  /** bounds-min or bounds-max is given. */
+  private _fixedBox(): boolean {
+    return this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
   }
 
   /** True when reduced motion applies: one still frame instead of the loop. */

@@ -45,7 +45,7 @@ import { cellTableLayout, createCellTable, runCellTable } from './cell-table';
 import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
 import type { PassEnv } from './pass-env';
-import { AsyncReader, targetRead, type ReadRequest } from './readback';
+import { AsyncReader, targetRead } from './readback';
 import { boidProgramSpec, freeDrawTarget, runDraw, type DrawMode } from './renderer';
 import type { GridInputs } from './steer';
 import { deleteTarget, powerOfTwoLayout, type TexLayout, type Target } from './textures';
@@ -54,6 +54,7 @@ import type { ProgramSpec } from './program';
 import { ContextHome } from './shared-context';
 import { ProgramVariants, type ProgramVariant } from './program-variants';
 import { maxCountFor, type WebGL2PathBackend, type WebGL2PathInit } from './webgl2-context';
+import type { PathResources, StateObjects, StateRead } from './path-resources';
 
 export {
   CONTEXT_ATTRIBUTES,
@@ -63,43 +64,10 @@ export {
   type WebGL2PathInit,
 } from './webgl2-context';
 
+export type { PathResources, SharedResources, StateObjects, StateRead } from './path-resources';
+
 function sameLayout(a: TexLayout, b: TexLayout): boolean {
   return a.width === b.width && a.height === b.height;
-}
-
-/** The count-dependent objects of a path. */
-export interface StateObjects<P> {
-  /** The current state and the scratch/next one; `cur` says which is current. */
-  states: [P, P];
-  /** The key pass's and the bitonic sort's targets (the sorted RG32UI keys among them). */
-  sort: SortTargets;
-}
-
-/** The objects of one build that do not depend on the path. */
-export interface SharedResources<E extends PassEnv> {
-  env: E;
-  reader: AsyncReader;
-  timer: GpuTimer;
-  table: Target;
-  /** R32F exact cell thresholds of the grid (cell-bounds.ts). */
-  bounds: CellBounds;
-  /** The params' program variants, linked in the background or between frames. */
-  variants: ProgramVariants;
-}
-
-/** Everything one build of a path owns. */
-export type PathResources<E extends PassEnv, S> = SharedResources<E> & S;
-
-/**
- * What a state read brings back from element 0 (at least `count`): 4 floats per element of
- * positions and velocities, and |N_i| every `nbrStride` floats of `nbr`.
- */
-export interface StateRead {
-  reqs: ReadRequest[];
-  pos: Float32Array;
-  vel: Float32Array;
-  nbr: Float32Array;
-  nbrStride: number;
 }
 
 /**
