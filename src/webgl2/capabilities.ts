@@ -166,10 +166,19 @@ async function probe(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
     await gpuDone(gl);
     const uintValues = new Uint32Array(4);
     const floatValues = new Float32Array(4);
-    const reads = [drawAndQueueRead(gl, vao, uintTarget, true, uintValues)];
+    drawAndQueueRead(gl, vao, uintTarget, true, uintValues);
+    const reads: ReadRequest[] = [];
     if (floatTarget?.complete)
       reads.push(drawAndQueueRead(gl, vao, floatTarget, false, floatValues));
+    // The fence of the float read (or, without one, of all work so far) comes after both draws.
     await reader.read(reads);
+    // The RG32UI texel is read into memory, not through a pixel-pack buffer: packing RG32UI as
+    // RGBA_INTEGER into a buffer makes ANGLE convert on the CPU, and Chromium logs "GPU stall due
+    // to ReadPixels" (tests/e2e/quiet-console.test.ts). The draw has finished: nothing waits.
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, uintTarget.fbo!);
+    gl.readBuffer(gl.COLOR_ATTACHMENT0);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA_INTEGER, gl.UNSIGNED_INT, uintValues);
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
     if (UINT_EXPECTED.some((v, k) => uintValues[k] !== v)) {
       return { ...result, ok: false, reason: `RG32UI read back [${[...uintValues]}]` };
     }

@@ -365,7 +365,9 @@ describe('probeWebGL2', () => {
     } as typeof origGet;
     try {
       const p = await probeWebGL2(new Set(['probe-readback-test']));
-      expect(calls).toEqual([WebGL2RenderingContext.UNSIGNED_INT, WebGL2RenderingContext.FLOAT]);
+      // The float texel through a pixel-pack buffer, then the RG32UI one into memory (packing
+      // RG32UI into a buffer makes ANGLE log "GPU stall due to ReadPixels").
+      expect(calls).toEqual([WebGL2RenderingContext.FLOAT, WebGL2RenderingContext.UNSIGNED_INT]);
       expect(p.ok).toBe(true); // the RG32UI target read back its exact values
       expect(p.floatRenderTarget).toBe(false);
       expect(p.reason).toBe('RGBA32F read back [1,-249984,3.140625,0.125], not float32');
@@ -375,7 +377,7 @@ describe('probeWebGL2', () => {
     }
   });
 
-  test('holds the page for no wait on the GPU: a timer runs between the links and their status, and readPixels writes to a pixel-pack buffer only', async () => {
+  test('holds the page for no wait on the GPU: a timer runs between the links and their status, and between the draws and the read into memory', async () => {
     // Issue 31 item 1: the probe linked, drew and read back in one task (a link status and a
     // readPixels that each waited for the GPU process: 100-400 ms on SwiftShader).
     const proto = WebGL2RenderingContext.prototype;
@@ -417,10 +419,17 @@ describe('probeWebGL2', () => {
     expect(events.slice(lastLink, firstStatus), 'a timer ran while the links ran').toContain(
       'tick',
     );
+    // The RGBA32F texel through a pixel-pack buffer; the RG32UI one into memory once the fence
+    // of that read has passed (the draws are done: readPixels does not wait).
     expect(events.filter((e) => e.startsWith('read'))).toEqual([
       'read-to-buffer',
-      'read-to-buffer',
+      'read-to-memory',
     ]);
+    const toBuffer = events.indexOf('read-to-buffer');
+    const toMemory = events.indexOf('read-to-memory');
+    expect(events.slice(toBuffer, toMemory), 'a timer ran before the read into memory').toContain(
+      'tick',
+    );
   });
 
   test('cached per disable set, and the probe context is lost afterwards', async () => {
