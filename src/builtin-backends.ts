@@ -37,9 +37,9 @@ export function registerBuiltinBackends(): void {
 
   registerBackend('webgl2', {
     async probe(disable) {
-      // The backend's code loads while the probe runs (create imports the same module). Only a
-      // page whose WebGPU is missing, hidden or a software adapter gets here.
-      void import('./webgl2/webgl2-backend').catch(() => undefined);
+      // No early import of the backend here (the webgpu probe has one): a page on a software
+      // WebGPU adapter probes WebGL2 too, and a bundled WebGPU page must load no WebGL2 path code
+      // (tests/e2e/examples.test.ts).
       const { probeWebGL2 } = await import('./webgl2/capabilities');
       const p = await probeWebGL2(disable);
       if (!p.ok) return { ok: false, reason: p.reason ?? 'no WebGL2 context' };

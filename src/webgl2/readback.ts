@@ -5,7 +5,8 @@
  * the call, so later work on the source cannot change what is read. Owns the buffers and syncs of
  * reads in flight; dispose() cancels them.
  */
-import { rowsFor, type Target } from './textures';
+import type { Target } from './textures';
+import { rowsFor } from './tex-rows';
 
 /** Pixels of one colour attachment of a framebuffer. */
 export interface PixelReadRequest {

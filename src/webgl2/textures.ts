@@ -33,10 +33,7 @@ export function compactLayout(elements: number): TexLayout {
   return { width, height, shift: Math.round(Math.log2(width)), texels: width * height };
 }
 
-/** Rows of a layout that hold elements [0, n). */
-export function rowsFor(layout: TexLayout, n: number): number {
-  return Math.min(layout.height, Math.max(1, Math.ceil(n / layout.width)));
-}
+export { rowsFor } from './tex-rows';
 
 /** A width x height texture of `internalFormat` (immutable storage), NEAREST, CLAMP_TO_EDGE. */
 export function createDataTexture(
