@@ -162,6 +162,11 @@ export class ContextHome {
     this.shared = sharedOf.get(gl) ?? null;
     this.bitmap = this.shared ? this.canvas.getContext('bitmaprenderer') : null;
     this.events = this.shared?.canvas ?? canvas;
+    // Counted as a direct context from its construction, not only once its start has finished:
+    // the start awaits its program links (ProgramCache.warm), and flocks starting meanwhile must
+    // see this one and share a context (20 flocks took 16 contexts, evicting one, when it was
+    // counted in attach()). detach() removes it.
+    if (!this.shared) direct.add(this);
   }
 
   /** The backend is up: listen for losses of its context. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFlock, type Flock, type FlockState } from '../../src/index';
 import type { Backend } from '../../src/backend';
-import { once, sleep } from '../support/browser';
+import { once, sleep, until } from '../support/browser';
 import { trackContexts } from '../support/contexts';
 import { canvasPixels } from '../support/frames';
 
@@ -89,8 +89,11 @@ describe(`${N} WebGL2 flocks (webgl2 and webgl2-tf) on one page (issue 21, repro
   });
 
   test('they run with no context loss or fallback, on 2 contexts, each canvas showing its own flock', async () => {
-    // Running: every flock steps and draws each frame for a while.
+    // Running: every flock steps and draws each frame for a while. Their starts link programs
+    // without waiting (ProgramCache.warm), so SwiftShader compiles each program at its first
+    // draw in the loop: twenty flocks may take more than 3 s before each has stepped.
     await sleep(3000);
+    await until(() => flocks.every((f) => f.time > 0), 30_000);
     for (const f of flocks) f.stop();
     const total = Object.fromEntries(EVENTS.map((t) => [t, counts.reduce((n, c) => n + c[t], 0)]));
     expect(total).toEqual({ contextlost: 0, contextrestored: 0, fallback: 0, error: 0 });
