@@ -33,14 +33,8 @@ import { Epoch } from './epoch';
 import { disposedError } from './run-errors';
 import type { FrameSource } from './frame-loop';
 import { Journal } from './journal';
-import {
-  checkCamera,
-  definedEntries,
-  noStats,
-  paramChanges,
-  type BackendChoice,
-  type FlockStats,
-} from './options';
+import { checkCamera, definedEntries, noStats, paramChanges } from './options';
+import type { BackendChoice, FlockStats } from './options';
 import { PageInput } from './page-input';
 import { Recovery } from './recovery';
 import type { FlockSurface } from './surface';
@@ -285,8 +279,7 @@ export class Flock extends EventTarget {
       throw new FlockError('time', time, 'a finite number of seconds >= 0');
     }
     const p = this._journal.params;
-    const max = this._recovery.upNow ? this._host.backend!.maxCount : MAX_COUNT;
-    const s = validateState(state, p.dimensions, max, p.species);
+    const s = validateState(state, p.dimensions, this.maxCount, p.species);
     if (s.count !== p.count) this._anim.stepTimer.forgetStepCost();
     return this._queue.submit(calls.setStateCommand(s, { ...p, count: s.count }, time));
   }
@@ -304,9 +297,7 @@ export class Flock extends EventTarget {
       return Promise.reject(new FlockError('n', n, `an integer from 0 to ${MAX_STEPS_PER_CALL}`));
     }
     const q = this._queue;
-    return q.submit(
-      n === 0 ? calls.noopCommand('step') : calls.stepCommand(this._queue.context, n),
-    );
+    return q.submit(n === 0 ? calls.noopCommand('step') : calls.stepCommand(q.context, n));
   }
 
   /**
