@@ -1,5 +1,6 @@
 // `npm run build`: the package in dist/ (DESIGN.md section 2).
-//   dist/index.js, dist/element.js + chunks   ES modules for bundlers; each backend is a chunk
+//   dist/index.js, dist/element.js,           ES modules for bundlers (gpu-flock, gpu-flock/element,
+//   dist/reference.js + chunks                gpu-flock/reference); each backend is a chunk
 //                                             loaded on first use; shaders inlined as strings;
 //                                             gl-matrix stays an import (the app's bundler dedupes
 //                                             and tree-shakes it); twgl.js's used functions are
@@ -122,7 +123,11 @@ async function buildModules() {
       minify: false,
       sourcemap: false,
       lib: {
-        entry: { index: 'src/index.ts', element: 'src/element/index.ts' },
+        entry: {
+          index: 'src/index.ts',
+          element: 'src/element/index.ts',
+          reference: 'src/reference.ts',
+        },
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
@@ -219,6 +224,7 @@ function fixDeclarations(typesDir) {
   };
   visit(join(typesDir, 'index.d.ts'));
   visit(join(typesDir, 'element/index.d.ts'));
+  visit(join(typesDir, 'reference.d.ts'));
   for (const f of FRAMEWORK_DECLARATIONS) visit(join(typesDir, 'element', f));
   for (const f of files) if (!keep.has(f)) rmSync(f);
   const prune = (dir) => {

@@ -3,8 +3,8 @@
  * schema, FlockError. Importing it has no side effects (the package's `sideEffects` relies on
  * that): the backends of the `auto` ladder are registered by the first createFlock call
  * (src/builtin-backends.ts), and each backend's code is loaded on first use (dynamic import), so a
- * page pays only for the path it runs. In Node the schema and the CPU reference work; createFlock
- * throws there.
+ * page pays only for the path it runs. In Node the schema works (and the CPU reference, from the
+ * `gpu-flock/reference` subpath: src/reference.ts); createFlock throws there.
  */
 export { createFlock, Flock, DISABLE_NAMES, PARAM_NAMES, POINTER_STRENGTH } from './flock';
 export { CPU_MAX_COUNT, PASS_NAMES } from './backend';
@@ -36,7 +36,6 @@ export type { ViewOptions, ViewSpec, ColorMode, Fit, ColorMapName } from './core
 export { parseCssColor } from './core/color';
 export { initialState, validateState, mulberry32 } from './core/state';
 export type { FlockState } from './core/state';
-export { referenceStep, referenceSteps, neighborCounts } from './core/reference';
 export { defaultCamera, type OrbitCamera } from './core/render-math';
 export { ShaderError } from './core/shader-source';
 export type { ShaderMessage } from './core/shader-source';

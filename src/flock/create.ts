@@ -50,7 +50,7 @@ export async function createFlock(
       target,
       'a browser with a DOM (document and HTMLCanvasElement; WebGPU, WebGL2 or the cpu rung draws into a canvas)',
       `createFlock ran where ${typeof document === 'undefined' ? 'there is no document' : 'there is no HTMLCanvasElement'} ` +
-        '(Node or server rendering); there use the schema and the CPU reference (PARAM_SCHEMA, validateParams, referenceStep) and create flocks in the browser',
+        '(Node or server rendering); there use the schema and the CPU reference (PARAM_SCHEMA, validateParams; referenceStep from gpu-flock/reference) and create flocks in the browser',
     );
   }
   registerBuiltinBackends();

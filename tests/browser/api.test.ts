@@ -1,12 +1,7 @@
 // The public API (DESIGN.md section 4) through createFlock, on the webgl2 backend and the ladder.
 import { describe, expect, test } from 'vitest';
-import {
-  createFlock,
-  FlockError,
-  initialState,
-  referenceSteps,
-  validateParams,
-} from '../../src/index';
+import { createFlock, FlockError, initialState, validateParams } from '../../src/index';
+import { referenceSteps } from '../../src/reference';
 import { checkTolerance, parityParams } from '../support/compare';
 import { flockError, flockMaker } from '../support/browser';
 

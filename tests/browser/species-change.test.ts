@@ -2,7 +2,8 @@
 // id mod species (positions.w), positions and velocities stay, and the next steps are the
 // reference's from that state. On every backend, paused and running.
 import { describe, expect, test } from 'vitest';
-import { referenceSteps, type BackendKind, type FlockState } from '../../src/index';
+import { type BackendKind, type FlockState } from '../../src/index';
+import { referenceSteps } from '../../src/reference';
 import { checkTolerance, parityParams } from '../support/compare';
 import { flockMaker, sleep } from '../support/browser';
 

@@ -257,9 +257,10 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
         '-e',
         `const m = await import('gpu-flock');
          const el = await import('gpu-flock/element');
+         const ref = await import('gpu-flock/reference');
          const p = m.defaultParams();
          const s = m.initialState({ ...p, count: 300 });
-         const next = m.referenceStep(s, { ...p, count: 300 });
+         const next = ref.referenceStep(s, { ...p, count: 300 });
          let err = '';
          try { await m.createFlock(); } catch (e) { err = e.message; }
          console.log(JSON.stringify({ n: m.PARAM_SCHEMA.length, count: next.count, err, el: typeof el.GpuFlockElement }));`,
