@@ -6,8 +6,8 @@
 //                                             and tree-shakes it); twgl.js's used functions are
 //                                             inlined (see DEPENDENCIES)
 //   dist/gpu-flock.element.js                 for <script type="module">: ONE self-contained file
-//                                             (every backend, twgl.js's, gl-matrix's and d3-color's
-//                                             used parts inlined), no bundler, no sibling files;
+//                                             (every backend, twgl.js's and gl-matrix's used parts
+//                                             inlined), no bundler, no sibling files;
 //                                             the tables' `doc` descriptions left out (docs-out.mjs)
 //   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',

@@ -1,19 +1,19 @@
 /**
  * CSS colour parsing for the view options (background, boid colour). No DOM needed for CSS Color
  * Level 3 (named colours, `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`, `rgba()`, `hsl()`,
- * `hsla()`, `transparent`), parsed by d3-color; in a browser any other colour the browser
- * accepts (CSS Color 4: `rgb(0 0 0 / 50%)`, `oklch()`, `color-mix()`, ...) is resolved by the
+ * `hsla()`, `transparent`), parsed by css-color.ts (d3-color's grammar); in a browser any other
+ * colour the browser accepts (CSS Color 4: `rgb(0 0 0 / 50%)`, `oklch()`, `color-mix()`, ...) is resolved by the
  * browser itself (CSS.supports, then a 1x1 Canvas 2D fill read back), so "any CSS colour" means
  * what the page's own CSS would accept. Results are sRGB in [0, 1], not premultiplied.
  */
-import { color as d3color } from 'd3-color';
+import { parseColor3 } from './css-color';
 
 /** r, g, b, a in [0, 1] (sRGB, straight alpha). */
 export type RGBA = [number, number, number, number];
 
 const cache = new Map<string, RGBA | null>();
 
-/** Resolves a colour the browser's CSS knows but d3-color does not; null without a DOM. */
+/** Resolves a colour the browser's CSS knows but CSS Color 3 does not; null without a DOM. */
 function browserColor(text: string): RGBA | null {
   const css = (globalThis as { CSS?: { supports?(p: string, v: string): boolean } }).CSS;
   if (typeof document === 'undefined' || !css?.supports?.('color', text)) return null;
@@ -47,11 +47,10 @@ export function parseCssColor(text: unknown): RGBA | null {
   if (key === 'transparent') {
     out = [0, 0, 0, 0];
   } else {
-    const c = d3color(key);
+    const c = parseColor3(key);
     if (c) {
-      const rgb = c.rgb();
       const ch = (v: number) => Math.min(1, Math.max(0, v / 255));
-      out = [ch(rgb.r), ch(rgb.g), ch(rgb.b), Math.min(1, Math.max(0, rgb.opacity))];
+      out = [ch(c[0]), ch(c[1]), ch(c[2]), Math.min(1, Math.max(0, c[3]))];
     } else {
       out = browserColor(text.trim());
     }
