@@ -9,7 +9,7 @@
  *
  * "Box scales with count" (scaleBox, on unless the URL gives a box): the box holds the count
  * at the scene's density (sceneBounds in src/core/presets.ts), so moving the count slider keeps
- * the look; createFlock's own defaults stay DESIGN's 64-unit box.
+ * the look; createFlock given params keeps DESIGN's 64-unit box (the demo always gives a count).
  */
 import './app.css';
 // dat.gui's own styles as a stylesheet (a strict CSP blocks the <style> it would inject).

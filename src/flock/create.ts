@@ -26,7 +26,10 @@ export interface FlockSeams {
 }
 
 /**
- * Creates a flock that simulates and draws into `target`.
+ * Creates a flock that simulates and draws into `target`. With no options (no `params`,
+ * `initialState` or `view.autoBounds`) it fills the canvas as `<gpu-flock>` does: 16,384 boids
+ * in a formed start, the box of the canvas's shape (view.autoBounds) framed with fit 'cover'.
+ * Given `params`, the box is DESIGN's 64-unit cube (or the one given) with fit 'contain'.
  * @param target a canvas to draw into, or an element in which the flock makes and manages its own
  *   full-size canvas; without one, a detached 640x480 canvas (`flock.canvas`) is made and the loop
  *   does not start until start() (unless autoStart: true).

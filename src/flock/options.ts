@@ -36,9 +36,16 @@ export const POINTER_STRENGTH = 8;
 export interface FlockOptions {
   /** 'auto' (default) walks the ladder webgpu -> webgl2 -> webgl2-tf -> cpu; an explicit kind must run or createFlock rejects. */
   backend?: BackendChoice;
-  /** Parameters over the defaults; seed and count are parameters. */
+  /**
+   * Parameters over the defaults; seed and count are parameters. Given any, the box is DESIGN's
+   * 64-unit cube (or the one given) framed with fit contain, as the CPU reference runs them.
+   */
   params?: Partial<FlockParams>;
-  /** View options over the defaults (src/core/view.ts VIEW_SCHEMA): background, colours, framing, ... */
+  /**
+   * View options over the defaults (src/core/view.ts VIEW_SCHEMA): background, colours, framing, ...
+   * Without `params`, `initialState` and `view.autoBounds` the defaults fill the canvas as the
+   * element does: autoBounds true, fit 'cover' (FILL_VIEW).
+   */
   view?: Partial<ViewOptions>;
   /** Start from this state instead of the seed's (its count wins over params.count). */
   initialState?: FlockState;
@@ -281,8 +288,33 @@ export function checkCamera(c: unknown): OrbitCamera {
 }
 
 /**
+ * What createFlock draws given no model (issue 27 item 3: every way in fills its canvas), as the
+ * <gpu-flock> element given no box: the box follows the canvas's shape (autoBounds, at DESIGN's
+ * default density) framed with fit cover, so the flock spans the canvas.
+ */
+export const FILL_VIEW: Readonly<Pick<ViewOptions, 'autoBounds' | 'fit'>> = {
+  autoBounds: true,
+  fit: 'cover',
+};
+
+/**
+ * Whether createFlock's options give no model: no `params` (or none defined), no `initialState`
+ * and no `view.autoBounds`. Then FILL_VIEW is the view's default (a `view.fit` given still wins).
+ * Any params keep DESIGN's 64-unit box and fit contain: the scene of the CPU reference
+ * (`referenceStep` over `validateParams(params)`), which callers and tests compare with.
+ */
+export function fillsCanvas(
+  rawParams: unknown,
+  rawState: unknown,
+  view: Record<string, unknown>,
+): boolean {
+  if (rawState !== undefined || view.autoBounds !== undefined) return false;
+  return rawParams === undefined || Object.keys(definedEntries(rawParams, 'params')).length === 0;
+}
+
+/**
  * The parameters, view and initial state of createFlock's options, checked; an initial state's
- * count wins over params.count.
+ * count wins over params.count. Given no model (fillsCanvas), the view's defaults are FILL_VIEW's.
  * @throws FlockError naming the field, the value and what is allowed.
  */
 export function checkStartInputs(options: FlockOptions): {
@@ -300,12 +332,13 @@ export function checkStartInputs(options: FlockOptions): {
     defaultParams(),
   );
   const rawView = o.view;
+  const given = rawView === undefined ? {} : definedEntries(rawView, 'view');
+  const rawState = o.initialState;
   const view = validateView(
-    rawView === undefined ? {} : (definedEntries(rawView, 'view') as Partial<ViewOptions>),
-    defaultView(),
+    given as Partial<ViewOptions>,
+    fillsCanvas(rawParams, rawState, given) ? { ...defaultView(), ...FILL_VIEW } : defaultView(),
   );
   let state: FlockState | null = null;
-  const rawState = o.initialState;
   if (rawState !== undefined) {
     state = validateState(rawState, params.dimensions, undefined, params.species);
     params = { ...params, count: state.count };

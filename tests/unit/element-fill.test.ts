@@ -7,6 +7,9 @@ import {
   elementDefaultOf,
   SCHEMA_ATTRS,
 } from '../../src/element/attribute-options';
+import { checkStartInputs, type FlockOptions } from '../../src/flock/options';
+import { defaultParams, validateParams } from '../../src/core/params';
+import { initialState } from '../../src/core/state';
 
 const el = (attrs: Record<string, string>) => ({
   getAttribute: (n: string) => attrs[n] ?? null,
@@ -30,5 +33,27 @@ describe('the element fills its canvas by default', () => {
     expect(elementAutoBounds(e)).toBe(auto);
     expect(elementDefaultOf(e, attr('autoBounds'))).toBe(auto);
     expect(elementDefaultOf(e, attr('fit'))).toBe(fit);
+  });
+});
+
+// createFlock agrees (src/flock/options.ts fillsCanvas): given no model (no params, initialState
+// or view.autoBounds) its view defaults are the element's fill; any params keep DESIGN's box.
+describe('createFlock given no model fills its canvas as the element does', () => {
+  const state = initialState(validateParams({ count: 7 }));
+  test.each([
+    [{}, true, 'cover'],
+    [{ backend: 'webgl2', disable: ['webgpu'], view: { palette: 'dusk' } }, true, 'cover'],
+    [{ params: {} }, true, 'cover'],
+    [{ view: { fit: 'contain' } }, true, 'contain'],
+    [{ params: { count: 3001 } }, false, 'contain'],
+    [{ params: { seed: 5 } }, false, 'contain'],
+    [{ initialState: state }, false, 'contain'],
+    [{ view: { autoBounds: false } }, false, 'contain'],
+    [{ params: { count: 3001 }, view: { autoBounds: true, fit: 'cover' } }, true, 'cover'],
+  ] as const)('%o: autoBounds %s, fit %s', (options, auto, fit) => {
+    const { view, params } = checkStartInputs(options as FlockOptions);
+    expect(view.autoBounds).toBe(auto);
+    expect(view.fit).toBe(fit);
+    expect(params.boundsMax).toEqual(defaultParams().boundsMax);
   });
 });
