@@ -65,7 +65,7 @@ import {
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { PHONE, setupLegend } from './legend';
-import { ParamGui } from './param-gui';
+import type { ParamGui } from './param-gui';
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -137,6 +137,7 @@ export function captionText(flock: Flock, state: DemoState): string {
 }
 
 async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
+  performance.mark('demo:boot');
   const query = parseDemoQuery(location.search);
   const params: Partial<FlockParams> = { ...query.options.params };
   const state: DemoState = {
@@ -208,6 +209,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }
   }
   window.flock = flock;
+  performance.mark('demo:flock');
   if (query.camera) Object.assign(flock.camera, query.camera);
 
   /** Redraws now when the loop is not running (camera moves, resizes, single steps). */
@@ -314,18 +316,22 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     return note;
   };
 
-  let gui: ParamGui;
+  /**
+   * The dat.gui panel: built after the first frame is painted (its module, dat.gui included, is
+   * loaded then), so neither is on the first frame's path; null until then.
+   */
+  let gui: ParamGui | null = null;
   /** The last Scene-menu choice, settled once its count is probed (window.demo.presetApplied). */
   let presetApplied: Promise<void> = Promise.resolve();
   const actions = {
     togglePause() {
       if (flock.running) flock.stop();
       else flock.start();
-      gui.setRunning(flock.running);
+      gui?.setRunning(flock.running);
     },
     step() {
       if (flock.running) flock.stop();
-      gui.setRunning(false);
+      gui?.setRunning(false);
       flock
         .step(1)
         .then(() => flock.render())
@@ -360,12 +366,12 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     },
     applyPreset(name: string) {
       const done = () => {
-        gui.sync();
+        gui?.sync();
         updateCaption();
         redrawIfPaused();
       };
       // A new scene: the rows' messages were about values it replaces.
-      gui.clearMessages();
+      gui?.clearMessages();
       presetApplied = applyPreset(name === '' ? null : (name as PresetName))
         .catch((e: unknown) => overlay.addRuntimeError(messageOf(e)))
         .finally(done);
@@ -382,7 +388,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
         const p = flock.params;
         setParams({ count: p.count, ...sceneBounds(p.count, p.dimensions, state.density) });
       }
-      gui.sync();
+      gui?.sync();
     },
   };
 
@@ -531,8 +537,10 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     }, CORRECT_AFTER_MS);
   };
 
-  const makeGui = () =>
-    new ParamGui({
+  /** param-gui.ts (dat.gui), loaded after the first frame. */
+  let panel: typeof import('./param-gui') | null = null;
+  const makeGui = (panel: typeof import('./param-gui')) =>
+    new panel.ParamGui({
       flock,
       actions,
       viewSchema: schema,
@@ -544,12 +552,15 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
         redrawIfPaused();
       },
     });
-  gui = makeGui();
   new OrbitControls(container, flock, redrawIfPaused);
   const debug = new DebugLayer(flock, container);
   window.demo = {
     state,
-    gui: () => gui,
+    gui: () => {
+      if (!gui)
+        throw new Error('the panel is built after the first frame (await window.flockReady)');
+      return gui;
+    },
     link,
     embed,
     debug,
@@ -583,7 +594,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     const key = JSON.stringify([flock.params, flock.view, state, flock.backend]);
     if (key === shown) return;
     shown = key;
-    gui.sync();
+    gui?.sync();
     updateCaption();
   };
   window.setInterval(watch, 250);
@@ -592,8 +603,10 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     const d = (ev as CustomEvent<{ from: string; to: string; reason: string }>).detail;
     overlay.setStatus(`fell back from ${d.from} to ${d.to}: ${d.reason}`);
     // The new backend may hold fewer boids (cpu): rebuild the panel for its ranges and controls.
-    gui.dispose();
-    gui = makeGui();
+    if (gui && panel) {
+      gui.dispose();
+      gui = makeGui(panel);
+    }
     updateCaption();
     redrawIfPaused();
   });
@@ -624,6 +637,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   // first visit shows the flock at the small start count and then measures on screen (below).
   // ?count=N always wins.
   const measure = !urlHasCount && !(await recallScene(sceneCount, false));
+  performance.mark('demo:recalled');
   // The warm-up (DESIGN section 7), as the element does it: a formed start (`start: 'groups'`,
   // the demo's default: local order about 0.97 at t = 0) is drawn as it is, before any step (its
   // first steps compile the step's programs, about 2 s on SwiftShader, which a first frame does
@@ -644,20 +658,24 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   container.style.visibility = '';
   flock.render();
   state.firstFrame = { ms: performance.now(), count: flock.params.count };
+  performance.mark('demo:first-frame');
   if (!query.paused) flock.start();
-  gui.setRunning(flock.running);
   overlay.attach(flock);
+  // The panel once the first frame is on screen (a frame later; a hidden tab runs no animation
+  // frames: a timer goes on without one), its module loaded now: before, dat.gui's load and the
+  // panel's construction (about 0.3-0.6 s here) came before the first frame.
+  await afterPaint();
+  panel = await import('./param-gui');
+  gui = makeGui(panel);
+  gui.setRunning(flock.running);
+  performance.mark('demo:gui');
   watch();
   if (measure) {
     // A first visit: the first frame painted, then the count probe (src/count-probe.ts, the
     // benchmark's capacity measure) from the start count up to the scene's count, on screen. A
     // device that holds the scene's count at 30 fps gets it; any other (a phone, an old laptop,
     // a software GPU) the largest count measured to hold 30 fps, and the overlay says so.
-    // (A hidden tab runs no animation frames: a timer goes on without one.)
-    await new Promise((resolve) => {
-      requestAnimationFrame(resolve);
-      setTimeout(resolve, 100);
-    });
+    await afterPaint();
     overlay.setStatus('measuring how many boids this device holds…');
     try {
       await probeScene(sceneCount);
@@ -669,6 +687,17 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   if (!urlHasCount) correctLater(sceneCount);
   redrawIfPaused();
   return flock;
+}
+
+/**
+ * Settles in a task after the next animation frame (so after its paint), or after 100 ms in a
+ * hidden tab (no frames there).
+ */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
 }
 
 /**
