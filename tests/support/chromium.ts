@@ -22,13 +22,14 @@ export interface LaunchedChromium {
 
 /**
  * Launches the system Chromium in a fresh profile `gpu-flock-<name>-XXXXXX` with a page
- * viewport of `viewport` CSS pixels.
+ * viewport of `viewport` CSS pixels, with the project's flags and then `extraArgs`.
  * @throws Error when no Chromium is installed (check `chromiumPath` first), or Playwright's
  *   launch error (the profile folder is removed then).
  */
 export async function launchChromium(
   name: string,
   viewport: { width: number; height: number },
+  extraArgs: readonly string[] = [],
 ): Promise<LaunchedChromium> {
   if (!chromiumPath) throw new Error('no system Chromium (scripts/chromium.mjs found none)');
   const profile = mkdtempSync(join(tmpdir(), `gpu-flock-${name}-`));
@@ -38,7 +39,7 @@ export async function launchChromium(
     context = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...extraArgs],
       viewport,
     });
   } catch (e) {
