@@ -20,14 +20,20 @@
  *    distance from the centre over R_g; a site belongs to the group where its score is least;
  *    the `count` sites with the least scores are taken, so groups keep their shapes and grow (and
  *    merge) when the box is crowded.
- * 3. Boid i sits at its site plus a jitter of at most 0.35 (cell - rs'/2) per axis, so no two
+ *    2D (64 boids or more): seen from above, a filled lattice reads as a parade, so the lattice
+ *    is up to FINE_2D = 1.5 times finer per axis (its cell still >= rs'/2) and each site is kept
+ *    with the probability that gives the coarse lattice's density (a hash of the site and one
+ *    draw), and a kept site's score is scaled by a hashed factor in [0.85, 1.15] so group edges
+ *    are ragged; not where the box would run short of sites.
+ * 3. Boid i sits at its site plus a jitter of at most 0.45 (cell - rs'/2) per axis, so no two
  *    boids are closer than rs'/2 (sites are one per cell); its heading is its group's heading
  *    turned by at most 0.35 rad (2D: an angle; 3D: a random offset of that size, normalised); its
  *    speed is the group's speed (in the middle of [minSpeed, maxSpeed]) within 5%, clamped into
  *    [minSpeed, maxSpeed]; species i mod species; velocities.w = 0.
  *
  * PRNG order: per group its centre (best of 8 candidates, `axes` draws each), heading (1 draw in
- * 2D, 2 in 3D), speed (1 draw) and weight (1 draw); then per boid, in id order: jitter (`axes`
+ * 2D, 2 in 3D), speed (1 draw) and weight (1 draw); the 2D thinning's salt (1 draw, only when
+ * thinned); then per boid, in id order: jitter (`axes`
  * draws), heading offset (1 draw in 2D, 3 in 3D), speed (1 draw). Boid ids run group by group in
  * lattice order. Local order (src/core/order.ts) at t = 0 is about 0.96 (tests/unit/start.test.ts:
  * >= 0.9 for counts from 2 to 50,000, 2D and 3D, soft and wrap).
@@ -45,8 +51,17 @@ const GROUP_DIVISOR = 7;
 const STRETCH = 1.8;
 /** Heading spread within a group, radians (2D) or offset length (3D). */
 const HEADING_SPREAD = 0.35;
-/** Jitter of a boid around its site, as a fraction of (cell - rs'/2). */
-const JITTER = 0.35;
+/** Jitter of a boid around its site, as a fraction of (cell - rs'/2); under 0.5 keeps rs'/2. */
+const JITTER = 0.45;
+/**
+ * 2D: the lattice is up to this much finer per axis and thinned at random to the same density
+ * (seen from above, a lattice's rows read as a parade, not a flock).
+ */
+const FINE_2D = 1.5;
+/** 2D, thinned: a site's score is scaled by up to 1 +- EDGE_2D/2, so a group's edge is ragged. */
+const EDGE_2D = 0.3;
+/** The fewest boids the 2D thinning is for (a handful must sit within a perception radius). */
+const FINE_MIN_COUNT = 64;
 
 /** The `groups` start of DESIGN.md section 1 (the recipe above), drawn from `rand`. */
 export function groupsState(params: FlockParams, rand: () => number): FlockState {
@@ -71,18 +86,32 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
     spacing *= 0.97;
     n = cellsFor(spacing);
   }
+  // 2D: a finer lattice (its cell still >= rs'/2), each site kept with probability `keep`, so
+  // the kept sites have the coarse lattice's density; not where the box would run short of sites.
+  let keep = 1;
+  if (axes === 2 && count >= FINE_MIN_COUNT) {
+    const fine = Math.min(FINE_2D, spacing / minDist);
+    const nf = cellsFor(spacing / fine);
+    const k = (n[0]! * n[1]!) / (nf[0]! * nf[1]!);
+    if (k < 0.95 && nf[0]! * nf[1]! * k >= 1.5 * count) {
+      n = nf;
+      keep = k;
+    }
+  }
   const cell = [0, 1, 2].map((a) => (a < axes ? size[a]! / n[a]! : 0));
   let cellVolume = 1;
   for (let a = 0; a < axes; a++) cellVolume *= cell[a]!;
   const jitter = cell.map((c) => Math.max(0, JITTER * (c - minDist)));
+  // The area or volume a boid takes: a cell's over the share of sites kept.
+  const boidVolume = cellVolume / keep;
 
   // 2. The groups.
-  const fill = Math.min(1, (count * cellVolume) / volume);
+  const fill = Math.min(1, (count * boidVolume) / volume);
   let groups = Math.min(MAX_GROUPS, Math.max(1, Math.round(Math.sqrt(count) / GROUP_DIVISOR)));
   if (fill > 0.3) groups = Math.max(1, Math.round((groups * (1 - fill)) / 0.7));
   const ball = axes === 2 ? Math.PI : (4 * Math.PI) / 3;
   // The mean group's radius (a ball of count / groups sites); each group's from its weight.
-  let radius = 1.1 * Math.pow(((count / groups) * cellVolume) / ball, 1 / axes);
+  let radius = 1.1 * Math.pow(((count / groups) * boidVolume) / ball, 1 / axes);
   const offset = (x: number, c: number, a: number): number => {
     let d = x - c;
     if (wrap) d -= size[a]! * Math.round(d / size[a]!);
@@ -121,6 +150,16 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
   for (const w of weights) meanWeight += w / groups;
   // Group g's radius over the mean's: its weight's share of the volume.
   const scale = weights.map((w) => Math.pow(w / meanWeight, 1 / axes));
+  // Which sites the thinning keeps: a hash of the site and one draw, below `keep` * 2^32.
+  const salt = keep < 1 ? Math.floor(rand() * 2 ** 32) : 0;
+  const keepBelow = keep * 2 ** 32;
+  const hash = (site: number, k: number): number => {
+    let h = Math.imul(site ^ salt ^ k, 0x9e3779b1);
+    h = Math.imul(h ^ (h >>> 15), 0x85ebca77);
+    h ^= h >>> 13;
+    return h >>> 0;
+  };
+  const kept = (site: number): boolean => hash(site, 0) < keepBelow;
   // Across the heading the ellipsoid is narrowed so its volume is the ball's.
   const narrow = Math.pow(STRETCH, 1 / (axes - 1));
 
@@ -189,6 +228,7 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
             const score2 = ((along / STRETCH) ** 2 + across2 * n2) * inv2;
             if (score2 > 1) continue;
             const site = ix[i]! + row;
+            if (keep < 1 && !kept(site)) continue;
             if (bestScore) {
               const held = bestScore[site]!;
               if (held <= score2) continue;
@@ -218,6 +258,12 @@ export function groupsState(params: FlockParams, rand: () => number): FlockState
       sites = [];
       for (const b of byGroup) for (const site of Int32Array.from(b).sort()) sites.push(site);
       scores = sites.map((site) => Math.sqrt(scoreOf(site)));
+      if (keep < 1) {
+        scores = scores.map((sc, k) => {
+          const u = hash(sites[k]!, 0x5bd1e995) / 2 ** 32;
+          return Math.min(1, sc * (1 + EDGE_2D * (u - 0.5)));
+        });
+      }
       owners = sites.map(groupOf);
       break;
     }
