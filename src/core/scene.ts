@@ -9,7 +9,7 @@ import type { RGBA } from './color';
 import type { Shape } from './look';
 import type { FlockParams, Vec3 } from './params';
 import { COLOR_MODE_CODE, colorTable, predatorSizeFor } from './render-math';
-import { defaultView, resolvedShape, viewColors, type ViewOptions } from './view';
+import { resolvedShape, viewColors, type ViewOptions } from './view';
 
 /** The scene of one frame. Arrays are owned by the scene (renderers only read them). */
 export interface RenderScene {
@@ -157,13 +157,4 @@ export function buildScene(
     ramp: fixed.ramp,
     light: fixed.light,
   };
-}
-
-let defaultFixed: ViewStatic | null = null;
-
-/** The scene of the default view (renderers use it when a RenderView carries none). */
-export function defaultScene(params: FlockParams, boidSize: number): RenderScene {
-  const view = defaultView();
-  defaultFixed ??= viewStatic(view);
-  return buildScene(params, view, defaultFixed, boidSize);
 }

@@ -1,7 +1,11 @@
 /**
  * Shader files with `#include "name"` chunks (GLSL and WGSL alike), resolved with a line map so
  * that compile errors name the file the developer edits and its 1-based line number.
+ * (ShaderError itself: src/core/shader-error.ts, re-exported here.)
  */
+import type { ShaderMessage } from './shader-error';
+
+export { ShaderError, type ShaderMessage } from './shader-error';
 
 export interface ShaderSource {
   /** The file asked for. */
@@ -10,40 +14,6 @@ export interface ShaderSource {
   code: string;
   /** For output line k (1-based), `lines[k - 1]` is the file and 1-based line it came from. */
   lines: { file: string; line: number }[];
-}
-
-/** One compiler message of a shader, at the file and line the developer edits. */
-export interface ShaderMessage {
-  /** The original file (an included chunk's own name), or the compiled shader's file where the message names no line. */
-  readonly file: string;
-  /** 1-based line in `file`, or null where the compiler named none (or `<defines>`: 0). */
-  readonly line: number | null;
-  /** 1-based column (WGSL compilers give one), or null. */
-  readonly column: number | null;
-  /** 'error', 'warning' or 'info' (GLSL logs: from their ERROR: / WARNING: prefix). */
-  readonly type: 'error' | 'warning' | 'info';
-  /** The compiler's text, without its location prefix. */
-  readonly text: string;
-}
-
-/**
- * Thrown for a shader that fails to compile or link. `message` holds the whole mapped log;
- * `file` and `line` are those of the first error; `messages` holds every compiler message (errors
- * and warnings alike, in the compiler's order), each at its original file and line.
- */
-export class ShaderError extends Error {
-  constructor(
-    message: string,
-    /** The shader file at fault. */
-    readonly file: string,
-    /** Its 1-based line, or null when the driver named none. */
-    readonly line: number | null,
-    /** Every compiler message, mapped (empty where there was no compiler log, e.g. a lost context). */
-    readonly messages: readonly ShaderMessage[] = [],
-  ) {
-    super(message);
-    this.name = 'ShaderError';
-  }
 }
 
 const INCLUDE = /^\s*#include\s+"([^"]+)"\s*$/;

@@ -9,7 +9,8 @@
 import { parseCssColor, type RGBA } from './color';
 import { DENSITY_MAP_HEX } from './colormaps.gen';
 import { FlockError, describeValue } from './errors';
-import { PALETTE_NAMES, palette, type PaletteChoice, type Shape } from './look';
+import type { Shape } from './look';
+import { PALETTE_NAMES, palette, type PaletteChoice } from './palette';
 
 /** How boids are coloured. */
 export type ColorMode = 'speed' | 'species' | 'density' | 'heading' | 'uniform';
@@ -503,7 +504,7 @@ export function viewBackground(
 }
 
 /**
- * Resolves a validated view's colour strings to numbers, with its palette (src/core/look.ts):
+ * Resolves a validated view's colour strings to numbers, with its palette (src/core/palette.ts):
  * the palette gives the ramp and the light, and the background and uniform colour where those
  * are left at their defaults (the uniform colour then is the ramp's third stop).
  */

@@ -28,7 +28,8 @@ import {
   type LookFrame,
 } from '../core/look';
 import { SCENE_COLORS, boidColor, viewBasis, type ColorContext } from '../core/render-math';
-import { defaultScene, type RenderScene } from '../core/scene';
+import { defaultScene } from '../core/default-scene';
+import type { RenderScene } from '../core/scene';
 import type { FlockState } from '../core/state';
 
 /** The default background of every backend, rgb(5, 8, 15), as CSS. */

@@ -1,12 +1,12 @@
 /**
  * `palette: 'auto'` (DESIGN.md section 7's `palette`, issue 27 item 4): the flock looks at the
- * page it is drawn into and picks a palette that reads there (src/core/look.ts pagePalette: a
+ * page it is drawn into and picks a palette that reads there (src/core/palette.ts pagePalette: a
  * dark page gets `default`, light birds; a light page `ink`, dark birds). The view keeps `auto`
  * (Flock.view); only what is drawn is resolved, when the flock starts and at every setView.
  * Owns nothing (reads computed styles and one media query).
  */
 import { parseCssColor } from '../core/color';
-import { pagePalette, type PageLook } from '../core/look';
+import { pagePalette, type PageLook } from '../core/palette';
 import { viewBackground, type ViewOptions } from '../core/view';
 
 /** Where the page is read from (the window; a test passes its own). */

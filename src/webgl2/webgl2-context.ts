@@ -5,7 +5,7 @@
  */
 import type { Backend, BackendInit } from '../backend';
 import { FlockError } from '../core/errors';
-import { capWebGL2 } from '../core/limits';
+import { capWebGL2 } from '../core/limits-apply';
 import { MAX_COUNT } from '../core/params';
 import { trackGL } from './gl-tracker';
 import { openSharedGL } from './shared-context';

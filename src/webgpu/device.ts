@@ -4,7 +4,7 @@
  * 128 invocations per workgroup, 4 storage buffers per stage) and 'timestamp-query' when offered.
  */
 
-import { COMPATIBILITY_LIMITS } from '../core/limits';
+import { COMPATIBILITY_LIMITS } from '../core/limits-apply';
 
 /**
  * The limits the simulation and renderer depend on; each is requested at the adapter's maximum

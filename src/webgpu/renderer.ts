@@ -21,7 +21,7 @@
  */
 import { lookFrame, meshVertices } from '../core/look';
 import { viewBasis } from '../core/render-math';
-import { defaultScene } from '../core/scene';
+import { defaultScene } from '../core/default-scene';
 import type { RenderView } from '../backend';
 import { BufferUsage, ShaderStage } from './constants';
 import { createCheckedModule, shaderFiles } from './shaders';

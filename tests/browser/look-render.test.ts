@@ -7,7 +7,7 @@
 // near one; a palette's background reads back as its colour.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFlock, type Flock } from '../../src/index';
-import { palette } from '../../src/core/look';
+import { palette } from '../../src/core/palette';
 import { cameraEye, defaultCamera } from '../../src/core/render-math';
 import type { FlockState } from '../../src/core/state';
 import { once, sleep } from '../support/browser';

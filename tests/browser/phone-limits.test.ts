@@ -4,7 +4,7 @@
 // cap stated here. Runs in Chromium and (the WebGL2 rungs and cpu) in Firefox ESR.
 import { describe, expect, test } from 'vitest';
 import { createFlock, FlockError, PHONE_LIMITS, type BackendKind } from '../../src/index';
-import { capWebGL2 } from '../../src/core/limits';
+import { capWebGL2 } from '../../src/core/limits-apply';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState } from '../../src/core/state';
 import { addCanvas, catchError } from '../support/browser';

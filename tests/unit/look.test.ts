@@ -13,10 +13,10 @@ import {
   hash32,
   lookClock,
   meshVertices,
-  palette,
   shade,
   fogAmount,
 } from '../../src/core/look';
+import { palette } from '../../src/core/palette';
 import { viewColors, viewBackground, validateView } from '../../src/core/view';
 import { buildScene, viewStatic } from '../../src/core/scene';
 import { validateParams } from '../../src/core/params';

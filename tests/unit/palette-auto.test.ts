@@ -1,7 +1,7 @@
-// palette: 'auto' (issue 27 item 4): the palette chosen from the page. The rule (src/core/look.ts
+// palette: 'auto' (issue 27 item 4): the palette chosen from the page. The rule (src/core/palette.ts
 // pagePalette) and the page reading (src/flock/auto-palette.ts pageLook) over a fake page.
 import { describe, expect, test } from 'vitest';
-import { AUTO_PALETTES, isDarkColor, pagePalette, palette } from '../../src/core/look';
+import { AUTO_PALETTES, isDarkColor, pagePalette, palette } from '../../src/core/palette';
 import { validateView, viewColors } from '../../src/core/view';
 import { pageLook, resolveAutoPalette, type PageEnv } from '../../src/flock/auto-palette';
 
