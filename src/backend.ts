@@ -105,6 +105,13 @@ export interface BackendInit {
    * a flock asks: shared from the second live WebGL2 flock on a page on).
    */
   shareContext?: boolean | 'auto';
+  /**
+   * How to draw from the first frame, where the backend offers it ('vertex-id' on a software
+   * GPU): its program is then the one built with the others at the start (a WebGL2 path that
+   * linked 'instanced' and was switched after linked the other on its first draw, one blocking
+   * link per flock: 20 elements on SwiftShader held the page for seconds, issue 31 item 7).
+   */
+  drawMode?: 'instanced' | 'vertex-id';
 }
 
 export interface Backend {

@@ -20,6 +20,7 @@ import {
   type CountProbe,
 } from '../count-probe';
 import { resizeState } from '../core/resize-state';
+import { macrotask } from '../core/warmup-runner';
 import { BACKEND_LADDER, CPU_MAX_COUNT } from '../backend';
 import {
   capacityKey,
@@ -166,6 +167,58 @@ export interface CountSource {
   shared?: boolean;
 }
 
+/** Per probe lead key (probeLeadKey), the start of the element that probes first. */
+const leads = new Map<string, Promise<void>>();
+
+/** The longest a follower waits for a lead (the probe itself is bounded by PROBE_DEADLINE_MS). */
+const LEAD_WAIT_MS = 15_000;
+
+/** The key elements share a probe by before their rung and device are known: backend choice and dimensions. */
+export function probeLeadKey(options: ElementOptions): string {
+  const dims = validateParams(options.params ?? {}).dimensions;
+  return `${options.backend ?? 'auto'}|${dims}|${(options.disable ?? []).join(',')}`;
+}
+
+/**
+ * One probe per device and rung, the rest wait for its answer (issue 31 item 7), before any flock
+ * is made: the first element of a `key` to start leads (gets a release to call once its probe
+ * is done, or its start failed; idempotent); the others wait for that (bounded by LEAD_WAIT_MS), then start
+ * at the remembered capacity it measured, without a probe or a count change. Waiting after
+ * creating their flocks, 19 WebGL2 flocks started beside the probe: each synchronous GL call
+ * then waited for the probe's frames in the GPU process (SwiftShader), gaps of 1-1.6 s.
+ */
+export async function followProbeLead(key: string): Promise<() => void> {
+  const lead = leads.get(key);
+  if (lead) {
+    await Promise.race([lead, new Promise((r) => setTimeout(r, LEAD_WAIT_MS))]);
+    return () => {};
+  }
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  leads.set(key, done);
+  return () => {
+    if (leads.get(key) === done) leads.delete(key);
+    release();
+  };
+}
+
+/** The end of the page's queue of count changes after a probe (oneAtATime). */
+let countChanges: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `change` once every count change queued before it has finished and the page has had a
+ * task of its own. The elements sharing a probe all hear its answer at once: their count changes
+ * (a readback, new textures, a sort program for the new grid) ran back to back in one task,
+ * 350-470 ms for 19 WebGL2 flocks on SwiftShader (issue 31 item 7); one at a time, each is its own.
+ */
+function oneAtATime<T>(change: () => Promise<T>): Promise<T> {
+  const run = countChanges.then(change);
+  // A change that never settles (a flock gone mid-read) holds the others up 2 s at most.
+  const bounded = new Promise((resolve) => setTimeout(resolve, 2000));
+  countChanges = Promise.race([run, bounded]).then(macrotask, macrotask);
+  return run;
+}
+
 /**
  * The count of a probed plan, set on the flock: the remembered capacity of this device when
  * there is one (no probe), else the probe, shared by every flock of the page with the same
@@ -206,7 +259,7 @@ export async function probeAndSetCount(
     source.shared = shared;
     count = Math.max(1, Math.min(source.probe.count, plan.cap, flock.maxCount));
   }
-  if (count !== flock.params.count) await setCount(count);
+  if (count !== flock.params.count) await oneAtATime(() => setCount(count));
   // The flock's density takes the count from the area up to the probe's (and refits on resize).
   if (plan.density > 0) flock.setView({ density: plan.density });
   if (source.probe) source.probe = { ...source.probe, count: flock.params.count };

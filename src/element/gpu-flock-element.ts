@@ -57,6 +57,8 @@ import {
   removedCountPlan,
   countPlan,
   probeAndSetCount,
+  followProbeLead,
+  probeLeadKey,
   startCountGuess,
   type CountPlan,
 } from './count-plan';
@@ -299,13 +301,12 @@ export class GpuFlockElement extends Base {
     const allowed = e instanceof FlockError ? e.allowed : '';
     const error =
       e instanceof Error ? e : new FlockError(attribute, text, allowed || 'a valid value');
-    this.dispatchEvent(
-      new CustomEvent('error', {
-        bubbles: true,
-        composed: true,
-        detail: { attribute, value: text, allowed, error },
-      }),
-    );
+    this._emit('error', { attribute, value: text, allowed, error });
+  }
+
+  /** Dispatches a bubbling, composed `type` CustomEvent carrying `detail`. */
+  private _emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
   /** The createFlock options the attributes give; bad ones fire 'error' and are left out. */
@@ -365,6 +366,7 @@ export class GpuFlockElement extends Base {
     let warmup = 0;
     const t0 = performance.now();
     let capped: string | undefined;
+    let lead = () => {}; // ends this element's probe lead (followProbeLead), if it holds one
     // Nothing shows until the first frame (the warm-up flies unseen; the probe of a first visit
     // runs after it, on screen).
     stage.style.visibility = 'hidden';
@@ -380,6 +382,11 @@ export class GpuFlockElement extends Base {
       // The element flies the warm-up itself, after the count is known (the probe's count change
       // re-initialises); the flock records the value once it has.
       view.warmup = 0;
+      if (this._countPlan({ ...options, params: { ...options.params } }).probe) {
+        // The first element of a rung probes; the others wait for its answer (count-plan.ts).
+        lead = await followProbeLead(probeLeadKey(options));
+        if (generation !== this._generation) return lead();
+      }
       plan = this._countPlan(options);
       // The density too, once the probe has measured (the flock refits the count on resize).
       view.density = 0;
@@ -388,20 +395,19 @@ export class GpuFlockElement extends Base {
       const opts = { ...rest, view, motion: 'always' } as FlockOptions;
       flock = await createFlock(stage, opts);
     } catch (e) {
+      lead();
       if (generation !== this._generation) return;
       stage.style.visibility = '';
       this._starting = false;
       this._failed = true;
       this._changedWhileStarting.length = 0; // the next change starts again from every attribute
       ready.reject(e);
-      this.dispatchEvent(
-        new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
-      );
+      this._emit('error', { error: e });
       return;
     }
     if (generation !== this._generation) {
       flock.dispose(); // removed (or rebuilt) while it was starting
-      return;
+      return lead();
     }
     this._starting = false;
     this._flock = flock;
@@ -413,15 +419,7 @@ export class GpuFlockElement extends Base {
     this._warming = true;
     const current = () => generation === this._generation && flock === this._flock;
     for (const type of ['fallback', 'contextlost', 'contextrestored', 'error']) {
-      flock.addEventListener(type, (ev) => {
-        this.dispatchEvent(
-          new CustomEvent(type, {
-            bubbles: true,
-            composed: true,
-            detail: (ev as CustomEvent).detail,
-          }),
-        );
-      });
+      flock.addEventListener(type, (ev) => this._emit(type, (ev as CustomEvent).detail));
     }
     const detail: StartDetail = {};
     if (capped) detail.capped = capped;
@@ -472,10 +470,9 @@ export class GpuFlockElement extends Base {
       }
     } catch (e) {
       if (!current()) return;
-      this.dispatchEvent(
-        new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
-      );
+      this._emit('error', { error: e });
     } finally {
+      lead();
       if (current()) {
         this._warming = false;
         if (this._still()) stage.style.visibility = '';
@@ -488,9 +485,7 @@ export class GpuFlockElement extends Base {
     this._updateRunning();
     if (plan.probe) this._correctLater(flock, plan, current);
     ready.resolve(flock);
-    this.dispatchEvent(
-      new CustomEvent('ready', { bubbles: true, composed: true, detail: { flock, ...detail } }),
-    );
+    this._emit('ready', { flock, ...detail });
   }
 
   /** How the start picks the count (count-plan.ts); sets the start count in `options`. */
@@ -607,9 +602,7 @@ export class GpuFlockElement extends Base {
     } catch (e) {
       current = () => false;
       if (flock === this._flock) {
-        this.dispatchEvent(
-          new CustomEvent('error', { bubbles: true, composed: true, detail: { error: e } }),
-        );
+        this._emit('error', { error: e });
       }
     } finally {
       canvas.style.visibility = '';

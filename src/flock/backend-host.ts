@@ -205,6 +205,11 @@ export class BackendHost {
       limits: this.options.limits,
       ownsCanvas: !this._surface.onCallerCanvas,
       shareContext: 'auto',
+      // A software rasteriser draws tiny instances slowly (SwiftShader: ~500 ms for 16,384): draw
+      // by vertex id there (same pixels), which also brings the first frame in sooner. Asked at
+      // creation so the start links that draw program (set after, each flock linked it again,
+      // blocking, on its first draw).
+      ...(probe.software ? { drawMode: 'vertex-id' as const } : {}),
       onLost: (reason) => {
         if (backend) this._hooks.lost(backend, kind, reason);
       },
@@ -224,8 +229,7 @@ export class BackendHost {
     const b = await entry.create(init);
     this._startMs = performance.now() - t0;
     backend = b;
-    // A software rasteriser draws tiny instances slowly (SwiftShader: ~500 ms for 16,384): draw
-    // by vertex id there (same pixels), which also brings the first frame in sooner.
+    // A backend that ignores init.drawMode is switched here.
     const drawable = b as { drawMode?: string; drawModes?: readonly string[] };
     if (
       probe.software &&

@@ -36,7 +36,8 @@ export function createReorderTarget(
   label: string,
 ): Target {
   const textures = [...state.textures, sorted.textures[0]!];
-  const { fbo, status } = framebufferOf(gl, textures);
+  const shape = `reorder ${label} ${state.layout.width}x${state.layout.height} ${sorted.layout.width}x${sorted.layout.height}`;
+  const { fbo, status } = framebufferOf(gl, textures, shape);
   if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
     gl.deleteFramebuffer(fbo);
     throw new Error(`${label}: framebuffer incomplete (0x${status.toString(16)})`);

@@ -58,13 +58,24 @@ function nearestClamp(gl: WebGL2RenderingContext, target: number): void {
 }
 
 /**
+ * Per context, the attachment shapes (formats, layers, size) already found complete.
+ * checkFramebufferStatus waits for the GPU process to drain every command before it (on
+ * SwiftShader, other flocks' shader links on a shared context: 50-150 ms a call, once per flock
+ * of 20 starting at once, issue 31 item 7); a shape found complete once is complete again on
+ * that context, so only the first framebuffer of each shape asks.
+ */
+const completeShapes = new WeakMap<WebGL2RenderingContext, Set<string>>();
+
+/**
  * A framebuffer whose COLOR_ATTACHMENT0..n-1 `attach(k)` sets (all drawn), and its completeness
- * status; the framebuffer is unbound again.
+ * status; the framebuffer is unbound again. `shape`: a key of the attachments' formats and
+ * sizes; a shape already found complete on `gl` is not asked again.
  */
 function colorFramebuffer(
   gl: WebGL2RenderingContext,
   n: number,
   attach: (k: number) => void,
+  shape?: string,
 ): { fbo: WebGLFramebuffer; status: number } {
   const fbo = gl.createFramebuffer()!;
   gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
@@ -74,7 +85,17 @@ function colorFramebuffer(
     buffers.push(gl.COLOR_ATTACHMENT0 + k);
   }
   gl.drawBuffers(buffers);
-  const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+  let known = completeShapes.get(gl);
+  let status: number;
+  if (shape !== undefined && known?.has(shape)) {
+    status = gl.FRAMEBUFFER_COMPLETE;
+  } else {
+    status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
+    if (shape !== undefined && status === gl.FRAMEBUFFER_COMPLETE) {
+      if (!known) completeShapes.set(gl, (known = new Set()));
+      known.add(shape);
+    }
+  }
   gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   return { fbo, status };
 }
@@ -83,15 +104,20 @@ function colorFramebuffer(
 export function framebufferOf(
   gl: WebGL2RenderingContext,
   textures: readonly WebGLTexture[],
+  shape?: string,
 ): { fbo: WebGLFramebuffer; status: number } {
-  return colorFramebuffer(gl, textures.length, (k) =>
-    gl.framebufferTexture2D(
-      gl.FRAMEBUFFER,
-      gl.COLOR_ATTACHMENT0 + k,
-      gl.TEXTURE_2D,
-      textures[k]!,
-      0,
-    ),
+  return colorFramebuffer(
+    gl,
+    textures.length,
+    (k) =>
+      gl.framebufferTexture2D(
+        gl.FRAMEBUFFER,
+        gl.COLOR_ATTACHMENT0 + k,
+        gl.TEXTURE_2D,
+        textures[k]!,
+        0,
+      ),
+    shape,
   );
 }
 
@@ -113,7 +139,8 @@ export function createTarget(
   label: string,
 ): Target {
   const textures = formats.map((f) => createDataTexture(gl, f, layout));
-  const { fbo, status } = framebufferOf(gl, textures);
+  const shape = `2d ${formats.join(',')} ${layout.width}x${layout.height}`;
+  const { fbo, status } = framebufferOf(gl, textures, shape);
   const target = { fbo, textures, layout };
   if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {
     deleteTarget(gl, target);
@@ -141,8 +168,11 @@ export function createArrayTarget(
   gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, internalFormat, layout.width, layout.height, layers);
   nearestClamp(gl, gl.TEXTURE_2D_ARRAY);
   gl.bindTexture(gl.TEXTURE_2D_ARRAY, null);
-  const { fbo, status } = colorFramebuffer(gl, layers, (k) =>
-    gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, tex, 0, k),
+  const { fbo, status } = colorFramebuffer(
+    gl,
+    layers,
+    (k) => gl.framebufferTextureLayer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0 + k, tex, 0, k),
+    `array ${internalFormat} ${layers} ${layout.width}x${layout.height}`,
   );
   const target = { fbo, textures: [tex], layout };
   if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost()) {

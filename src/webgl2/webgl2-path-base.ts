@@ -45,13 +45,13 @@ import { cellTableLayout, createCellTable, runCellTable } from './cell-table';
 import { GpuTimer } from './gpu-timer';
 import { runKeyPass } from './key-pass';
 import type { PassEnv } from './pass-env';
-import { AsyncReader, targetRead } from './readback';
+import { AsyncReader, gpuDone, targetRead } from './readback';
 import { boidProgramSpec, freeDrawTarget, runDraw, type DrawMode } from './renderer';
 import type { GridInputs } from './steer';
 import { deleteTarget, powerOfTwoLayout, type TexLayout, type Target } from './textures';
 import { flockDefines } from './uniforms';
 import type { ProgramSpec } from './program';
-import { ContextHome } from './shared-context';
+import { ContextHome, oneStartAtATime } from './shared-context';
 import { ProgramVariants, type ProgramVariant } from './program-variants';
 import { maxCountFor, type WebGL2PathBackend, type WebGL2PathInit } from './webgl2-context';
 import type { PathResources, StateObjects, StateRead } from './path-resources';
@@ -150,12 +150,18 @@ export abstract class WebGL2PathBase<
     if (this.started) throw new Error('internal: WebGL2 path started twice');
     this.started = true;
     try {
-      this.build(false);
       // The programs of a step and of the first draw, linked while the page goes on
       // (ProgramCache.warm): linked one by one here they held the page 200-400 ms on SwiftShader.
-      const dims = this.params.dimensions === 2 ? 2 : 3;
-      const programs = this.res!.env.programs;
-      await programs.warm([...this.programSpecs(), boidProgramSpec(dims, this.drawMode)]);
+      // One flock's start at a time across the page (oneStartAtATime).
+      await oneStartAtATime(async () => {
+        // The GPU work queued before (another flock's warm-up or first frames on the shared
+        // context) is waited for without blocking: the build's checks would wait for it.
+        await gpuDone(this.gl);
+        this.build(false);
+        const dims = this.params.dimensions === 2 ? 2 : 3;
+        const programs = this.res!.env.programs;
+        await programs.warm([...this.programSpecs(), boidProgramSpec(dims, this.drawMode)]);
+      });
       // What warm() could not finish (a context lost meanwhile) is linked at once, as before.
       if (this.res) this.warmPrograms();
     } catch (e) {
