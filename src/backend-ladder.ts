@@ -19,6 +19,13 @@ export interface ProbeResult {
 
 export interface BackendEntry {
   probe(disable: ReadonlySet<string>): Promise<ProbeResult>;
+  /**
+   * Optional: whether this rung's renderer is a software one, told without the full probe (the
+   * renderer string only), or null when it cannot tell. planLadder asks it of webgl2 beside a
+   * software WebGPU adapter: that choice needs no more, and a software answer leaves the rung
+   * unprobed until it is needed.
+   */
+  quickSoftware?(disable: ReadonlySet<string>): Promise<boolean | null>;
   create(init: BackendInit): Promise<Backend>;
 }
 
@@ -70,9 +77,11 @@ export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software|lavapip
  * The rungs `auto` should try, in order, starting at `from`, with the reasons the skipped ones
  * were skipped. A WebGPU adapter that is a software fallback yields to a hardware WebGL2.
  * Probing stops at the first rung that works and that no rung below can displace (anything but
- * a software WebGPU adapter, which needs the WebGL2 probe to compare): the rungs after it are in
- * `order` unprobed, for the caller to probe (probeBackend, cached) if that rung fails to start.
- * So a page on a hardware WebGPU adapter makes no WebGL2 probe and loads none of its code.
+ * a software WebGPU adapter, which needs WebGL2's renderer to compare: its quick check, a
+ * context's renderer string, and the full probe only for a hardware one): the rungs after it are
+ * in `order` unprobed, for the caller to probe (probeBackend, cached) if that rung fails to start.
+ * So a page on a hardware WebGPU adapter makes no WebGL2 context and loads no probe but the
+ * renderer check's small module (src/webgl2/probe-context.ts).
  */
 export async function planLadder(
   disable: ReadonlySet<string>,
@@ -81,7 +90,20 @@ export async function planLadder(
   const reasons: Partial<Record<BackendKind, string>> = {};
   const order: BackendKind[] = [];
   const rungs = BACKEND_LADDER.slice(BACKEND_LADDER.indexOf(from));
+  /** WebGL2's renderer is known to be software (or absent) without its full probe. */
+  let glNotHardware = false;
   for (const [k, kind] of rungs.entries()) {
+    // Beside a software WebGPU adapter (order ['webgpu']) WebGL2 matters only on a hardware
+    // renderer: its quick check tells without the full probe (a context, programs, draws and
+    // reads). Software, or no context, keeps webgpu first and the rungs below unprobed.
+    const quick = backendEntry(kind)?.quickSoftware;
+    if (kind === 'webgl2' && order.length === 1 && quick && !disable.has(kind)) {
+      if ((await quick(disable).catch(() => false)) !== false) {
+        glNotHardware = true;
+        order.push(...rungs.slice(k));
+        break;
+      }
+    }
     const probe = await probeBackend(kind, disable);
     if (!probe.ok) {
       reasons[kind] = probe.reason ?? 'unavailable';
@@ -94,7 +116,7 @@ export async function planLadder(
     }
   }
   const gpu = order[0] === 'webgpu' ? await probeBackend('webgpu', disable) : null;
-  if (gpu?.software && order[1] === 'webgl2') {
+  if (gpu?.software && order[1] === 'webgl2' && !glNotHardware) {
     const gl = await probeBackend('webgl2', disable);
     if (!gl.software) {
       order.splice(0, 1);

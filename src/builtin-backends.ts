@@ -20,8 +20,11 @@ export function registerBuiltinBackends(): void {
       if (typeof navigator === 'undefined' || !navigator.gpu) {
         return { ok: false, reason: 'navigator.gpu is missing (no WebGPU in this browser)' };
       }
-      // The backend's code loads while the adapter is asked for (create imports the same module).
+      // The backend's code loads while the adapter is asked for (create imports the same module),
+      // and so does the WebGL2 renderer check's (under 1 kB, no context made), which a software
+      // adapter is followed by (planLadder).
       void import('./webgpu/webgpu-backend').catch(() => undefined);
+      void import('./webgl2/probe-context').catch(() => undefined);
       const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
       if (!adapter) return { ok: false, reason: 'navigator.gpu.requestAdapter() returned null' };
       const { isFallbackAdapter, describeAdapter } = await import('./webgpu/device');
@@ -54,6 +57,9 @@ export function registerBuiltinBackends(): void {
         info: p.renderer ?? '',
       };
     },
+    // Beside a software WebGPU adapter planLadder asks only whether this renderer is software.
+    quickSoftware: async (disable) =>
+      (await import('./webgl2/probe-context')).rendererIsSoftware(disable),
     create: async (init) => (await import('./webgl2/webgl2-backend')).createWebGL2Backend(init),
   });
 

@@ -52,7 +52,13 @@ import {
   rememberCapacity,
   type RememberedCapacity,
 } from '../capacity-memory';
-import { CORRECTION, countChange, resizeCount, type CountPlan } from '../element/count-plan';
+import {
+  CORRECTION,
+  countChange,
+  resizeCount,
+  startCountGuess,
+  type CountPlan,
+} from '../element/count-plan';
 import { embedCode } from '../element/embed-code';
 import {
   defaultWarmupSeconds,
@@ -167,11 +173,22 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   // Without a count in the URL the flock starts at a count small enough for any device (never a
   // step of the Stress preset's million boids on a software GPU); the scene's count is then the
   // one remembered for this device (a revisit), or measured on screen after the first frame.
+  // The default scene's revisit is made at its remembered count (the element's startCountGuess:
+  // the newest entry of this version and dimensions on the rungs the URL allows; checked against
+  // the real key by recallScene once the rung and device are known), so its first frame needs
+  // no count change.
   const sceneCount = validateParams(params).count;
+  const full = validateParams(params);
+  /** The start count's params (count, and the box of the scene scaled to it). */
+  const startAt = (count: number) => (state.scaleBox ? rescaleForCount(full, count) : { count });
+  const safeStart = Math.min(PROBE_START_COUNT, sceneCount);
+  let guessed = false;
   if (!urlHasCount) {
-    const start = Math.min(PROBE_START_COUNT, sceneCount);
-    const full = validateParams(params);
-    Object.assign(params, state.scaleBox ? rescaleForCount(full, start) : { count: start });
+    const guess = state.preset
+      ? undefined
+      : startCountGuess({ ...query.options, params, view: {} });
+    guessed = guess !== undefined && Math.min(guess, sceneCount) !== safeStart;
+    Object.assign(params, startAt(guessed ? Math.min(guess!, sceneCount) : safeStart));
   }
   const urlErrors = [...query.errors];
   overlay.setUrlErrors(urlErrors);
@@ -201,6 +218,12 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       break;
     } catch (e) {
       const field = e instanceof FlockError ? e.field : '';
+      if (guessed && field === 'count') {
+        // The guessed count is more than the rung that runs holds: the safe start count.
+        guessed = false;
+        Object.assign(params, startAt(safeStart));
+        continue;
+      }
       if (!(field in params)) throw e;
       urlErrors.push(`${messageOf(e)} (ignored)`);
       overlay.setUrlErrors(urlErrors);

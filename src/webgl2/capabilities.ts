@@ -12,6 +12,7 @@
  */
 import { finishLink, startLink, type PendingLink } from './link';
 import { AsyncReader, gpuDone, type ReadRequest } from './readback';
+import { probeContext, rendererOf } from './probe-context';
 import commonGlsl from './common.glsl?raw';
 import fullscreenVert from './fullscreen.vert.glsl?raw';
 import probeFrag from './probe.frag.glsl?raw';
@@ -130,14 +131,7 @@ async function probe(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   if (disable.has('webgl2')) {
     return { ok: false, floatRenderTarget: false, reason: 'webgl2 is disabled', maxTextureSize: 0 };
   }
-  const canvas =
-    typeof document !== 'undefined' ? document.createElement('canvas') : new OffscreenCanvas(1, 1);
-  canvas.width = 1;
-  canvas.height = 1;
-  const gl = canvas.getContext('webgl2', {
-    antialias: false,
-    depth: false,
-  }) as WebGL2RenderingContext | null;
+  const gl = probeContext();
   if (!gl) {
     return { ok: false, floatRenderTarget: false, reason: 'no WebGL2 context', maxTextureSize: 0 };
   }
@@ -146,10 +140,7 @@ async function probe(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   const targets: ProbeTarget[] = [];
   try {
     const maxTextureSize = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    const renderer = String(
-      gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '',
-    );
+    const renderer = rendererOf(gl);
     const result: WebGL2Probe = { ok: true, floatRenderTarget: false, maxTextureSize, renderer };
     const uintTarget = makeTarget(gl, gl.RG32UI, true);
     targets.push(uintTarget);

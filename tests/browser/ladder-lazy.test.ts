@@ -79,3 +79,30 @@ describe('auto ladder on a hardware WebGPU adapter', () => {
     expect((await f.readState()).count).toBe(700);
   });
 });
+
+// Beside a software WebGPU adapter (this machine's) the ladder asks WebGL2 only whether its
+// renderer is software (issue 27: the full probe, 40-370 ms here, left off the first frame's
+// path): one context, its renderer string, dropped.
+describe("the webgl2 rung's quick software check", () => {
+  test('SwiftShader is software; a hidden rung or no context cannot tell', async () => {
+    registerBuiltinBackends();
+    const quick = backendEntry('webgl2')!.quickSoftware!;
+    const gl = countWebGL2();
+    try {
+      expect(await quick(new Set())).toBe(true);
+      expect(gl.count()).toBe(1);
+      expect(await quick(new Set(['webgl2']))).toBeNull();
+      expect(gl.count()).toBe(1);
+    } finally {
+      gl.restore();
+    }
+  });
+
+  test('the auto ladder on this machine runs webgpu, its reasons empty', async () => {
+    registerBuiltinBackends();
+    clearProbeCache();
+    const f = await make(undefined, { params: { count: 700 }, autoStart: false });
+    expect(f.backend).toBe('webgpu');
+    expect(f.fallbackReasons).toEqual({});
+  });
+});

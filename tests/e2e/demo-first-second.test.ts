@@ -26,6 +26,8 @@ interface AtFirstFrame {
 declare global {
   interface Window {
     __atFirstFrame?: Promise<AtFirstFrame>;
+    /** The count window.flock had when the page set it (createFlock settled). */
+    __createdCount?: number;
   }
 }
 
@@ -35,6 +37,15 @@ declare global {
  */
 async function watchFirstFrame(page: Page): Promise<void> {
   await page.addInitScript(() => {
+    let made: typeof window.flock;
+    Object.defineProperty(window, 'flock', {
+      configurable: true,
+      get: () => made,
+      set: (v: typeof window.flock) => {
+        made = v;
+        window.__createdCount ??= v?.params.count;
+      },
+    });
     const mo = new MutationObserver((records) => {
       const app = document.getElementById('app');
       const flock = window.flock;
@@ -77,6 +88,7 @@ const after = (page: Page) =>
     probe: (window.demo!.state.probe as CountProbe | undefined) ?? null,
     remembered: window.demo!.state.remembered ?? null,
     firstFrame: window.demo!.state.firstFrame ?? null,
+    created: window.__createdCount ?? null,
   }));
 
 describe.skipIf(!chromiumPath)('demo: the first second', () => {
@@ -110,6 +122,9 @@ describe.skipIf(!chromiumPath)('demo: the first second', () => {
       expect(again.remembered?.holds).toBe(visit.probe!.holds);
       expect(again.first.remembered).toBe(true);
       expect(again.first.count).toBe(visit.probe!.count);
+      // Made at that count (the element's startCountGuess), not made at the start count and
+      // changed before the first frame (a second initialisation on the first frame's path).
+      expect(again.created).toBe(visit.probe!.count);
       expect(orderOf(again.first)).toBeGreaterThanOrEqual(0.8);
       expect(again.count).toBe(visit.probe!.count);
       // The overlay says where the count came from (it is under the scene's 16,384 here).

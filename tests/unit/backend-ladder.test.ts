@@ -12,14 +12,31 @@ import {
 
 let probed: BackendKind[] = [];
 
-/** Registers the four rungs with these probe answers (a missing one: not available). */
-function rungs(answers: Partial<Record<BackendKind, ProbeResult>>): void {
+let quickAsked: BackendKind[] = [];
+
+/**
+ * Registers the four rungs with these probe answers (a missing one: not available) and, for the
+ * rungs in `quick`, a quick software check with that answer.
+ */
+function rungs(
+  answers: Partial<Record<BackendKind, ProbeResult>>,
+  quick: Partial<Record<BackendKind, boolean | null>> = {},
+): void {
   for (const kind of ['webgpu', 'webgl2', 'webgl2-tf', 'cpu'] as const) {
+    const q = quick[kind];
     registerBackend(kind, {
       probe: async () => {
         probed.push(kind);
         return answers[kind] ?? { ok: false, reason: `no ${kind} here` };
       },
+      ...(q !== undefined
+        ? {
+            quickSoftware: async () => {
+              quickAsked.push(kind);
+              return q;
+            },
+          }
+        : {}),
       create: async () => {
         throw new Error('not built in this test');
       },
@@ -34,6 +51,7 @@ describe('planLadder', () => {
   beforeEach(() => {
     clearProbeCache();
     probed = [];
+    quickAsked = [];
   });
 
   test('a hardware WebGPU adapter is taken without probing any rung below it', async () => {
@@ -84,5 +102,44 @@ describe('planLadder', () => {
     expect(plan.order).toEqual(['webgl2', 'webgl2-tf', 'cpu']);
     expect(plan.reasons).toEqual({ webgpu: "hidden by disable: ['webgpu']" });
     expect(probed).toEqual(['webgl2']);
+  });
+
+  // Issue 27 (the first second): beside a software WebGPU adapter only WebGL2's renderer decides,
+  // and its quick check (a context's renderer string) tells without the full probe.
+  test('a software WebGPU adapter beside a software WebGL2 renderer: quick check only, no full probe', async () => {
+    rungs({ webgpu: software('SwiftShader'), webgl2: software('SwiftShader') }, { webgl2: true });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgpu', 'webgl2', 'webgl2-tf', 'cpu']);
+    expect(plan.reasons).toEqual({});
+    expect(quickAsked).toEqual(['webgl2']);
+    expect(probed).toEqual(['webgpu']);
+  });
+
+  test('no WebGL2 context for the quick check: webgpu stays first, the rungs below unprobed', async () => {
+    rungs({ webgpu: software('SwiftShader') }, { webgl2: null });
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgpu', 'webgl2', 'webgl2-tf', 'cpu']);
+    expect(probed).toEqual(['webgpu']);
+  });
+
+  test('a hardware WebGL2 renderer by the quick check is probed in full and preferred', async () => {
+    rungs(
+      { webgpu: software('SwiftShader'), webgl2: hardware('ANGLE (NVIDIA)') },
+      { webgl2: false },
+    );
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgl2', 'webgl2-tf', 'cpu', 'webgpu']);
+    expect(quickAsked).toEqual(['webgl2']);
+    expect(probed).toEqual(['webgpu', 'webgl2']);
+  });
+
+  test('the quick check is not asked beside a hardware adapter nor of a hidden rung', async () => {
+    rungs({ webgpu: hardware('nvidia') }, { webgl2: true });
+    await planLadder(new Set());
+    rungs({ webgpu: software('SwiftShader'), 'webgl2-tf': software('x') }, { webgl2: true });
+    clearProbeCache();
+    const plan = await planLadder(new Set(['webgl2']));
+    expect(plan.order).toEqual(['webgpu', 'webgl2-tf', 'cpu']);
+    expect(quickAsked).toEqual([]);
   });
 });
