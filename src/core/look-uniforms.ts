@@ -29,7 +29,7 @@ import {
   type LookFrame,
   type Shape,
 } from './look';
-import type { ViewBasis } from './render-math';
+import type { ViewBasis } from './render-draw';
 import type { RenderScene } from './scene';
 import { glslType, type UniformField, type UniformType } from './uniform-layout';
 
@@ -39,7 +39,7 @@ export interface LookSource {
   scene: Pick<RenderScene, 'shape' | 'flap' | 'lighting' | 'fog' | 'lodPixels'>;
   /** lookFrame's values for this frame (src/core/look.ts). */
   look: LookFrame;
-  /** The camera (src/core/render-math.ts viewBasis). */
+  /** The camera (src/core/render-draw.ts viewBasis). */
   basis: ViewBasis;
   /** Drawing buffer size, device pixels. */
   width: number;

@@ -27,7 +27,7 @@
  * precision after hours. Fish do the same with their tail (frequencies of FISH_RATES_HZ).
  */
 import type { FlockParams } from './params';
-import type { ViewBasis } from './render-math';
+import type { ViewBasis } from './render-draw';
 
 /** The shapes' codes as the shaders number them (uniform `shape`). */
 export const SHAPE_CODE = { arrow: 0, bird: 1, fish: 2, dot: 3 } as const;

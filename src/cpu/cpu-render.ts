@@ -4,7 +4,7 @@
  * animationAngles at the simulated time, as the GPU vertex shaders do) is oriented along its
  * velocity, its triangles projected with the flock's view-projection (column-major, GL clip
  * space), each face lit by `shade` and fogged by `fogAmount` (an alpha over what is below, as the
- * GPU's premultiplied blend), coloured by the view's colour mode (render-math.ts boidColor); boids
+ * GPU's premultiplied blend), coloured by the view's colour mode (render-draw.ts boidColor); boids
  * shorter on screen than lodPixels, and the `dot` shape, are discs (squares under ROUND_DOT_PX).
  * Boids are drawn back to front over the view's background; predators are larger red boids,
  * obstacles shaded discs (flat circles in 2D) sorted in among the boids by depth; then the box
@@ -27,7 +27,7 @@ import {
   shade,
   type LookFrame,
 } from '../core/look';
-import { SCENE_COLORS, boidColor, viewBasis, type ColorContext } from '../core/render-math';
+import { SCENE_COLORS, boidColor, viewBasis, type ColorContext } from '../core/render-draw';
 import { defaultScene } from '../core/default-scene';
 import type { RenderScene } from '../core/scene';
 import type { FlockState } from '../core/state';

@@ -6,7 +6,7 @@
 #include "common.glsl"
 
 uniform mat4 uViewProj;
-uniform vec3 uRight;        // unit camera axes, world (src/core/render-math.ts viewBasis)
+uniform vec3 uRight;        // unit camera axes, world (src/core/render-draw.ts viewBasis)
 uniform vec3 uUp;
 uniform vec4 uSpheres[16];
 uniform float uPad;

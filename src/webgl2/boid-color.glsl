@@ -1,4 +1,4 @@
-// Boid colours by view.colorMode, as src/core/render-math.ts boidColor (the CPU twin):
+// Boid colours by view.colorMode, as src/core/render-draw.ts boidColor (the CPU twin):
 // 0 speed (speed-color.glsl), 1 uniform (uColor), 2 species (uTable[s]), 3 density (uTable as a
 // sequential map at |N_i| / uDensityMax), 4 heading (uTable as a cyclic map at the flight
 // direction's angle; in 3D lighter when climbing, darker when diving).

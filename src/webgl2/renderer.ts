@@ -1,8 +1,8 @@
 /**
- * Pass 6, draw: the picture of src/core/scene.ts into the default framebuffer. BOID_MESH
- * (src/core/render-math.ts) once per boid, oriented along the boid's velocity, scaled by
+ * Pass 6, draw: the picture of src/core/scene.ts into the default framebuffer. The boid's mesh
+ * (src/core/look.ts) once per boid, oriented along the boid's velocity, scaled by
  * view.boidSize and coloured by the view's colour mode (src/webgl2/boid-color.glsl, the twin of
- * render-math.ts boidColor); then the predators (the same mesh, larger and red), the obstacles
+ * render-draw.ts boidColor); then the predators (the same mesh, larger and red), the obstacles
  * (ray-traced sphere impostors; flat circles in 2D), the box outline and the attractor's soft
  * marker, over the view's background (premultiplied alpha: `transparent` clears to 0).
  * The boid vertex shader fetches the state with texelFetch, either by gl_InstanceID
@@ -17,7 +17,7 @@ import type { RenderView } from '../backend';
 import type { FlockParams } from '../core/params';
 import { lookFrame, meshVertices } from '../core/look';
 import { lookUniformValues } from '../core/look-uniforms';
-import { SCENE_COLORS, viewBasis } from '../core/render-math';
+import { SCENE_COLORS, viewBasis } from '../core/render-draw';
 import { defaultScene } from '../core/default-scene';
 import type { RenderScene } from '../core/scene';
 import type { PassEnv } from './pass-env';

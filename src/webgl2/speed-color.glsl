@@ -1,4 +1,4 @@
-// The speed colour ramp of src/core/render-math.ts (speedColor / SPEED_RAMP): t from
+// The speed colour ramp of src/core/render-draw.ts (speedColor of SPEED_RAMP): t from
 // minSpeed..maxSpeed (speed / maxSpeed when the span is ~0), then 3 linear segments between the
 // 4 stops uploaded from the palette's ramp (default: SPEED_RAMP, steel blue -> warm white).
 uniform vec3 uRamp[4];

@@ -20,7 +20,7 @@
  * the canvas pass is multisampled too: trails keep their smooth edges.
  */
 import { lookFrame, meshVertices } from '../core/look';
-import { viewBasis } from '../core/render-math';
+import { viewBasis } from '../core/render-draw';
 import { defaultScene } from '../core/default-scene';
 import type { RenderView } from '../backend';
 import { BufferUsage, ShaderStage } from './constants';

@@ -5,7 +5,8 @@
  * TypeScript packing into an ArrayBuffer, by src/core/uniform-layout.ts (WGSL's alignment rules,
  * which std140's equal for the types it takes), so shader and host cannot drift apart.
  */
-import { COLOR_TABLE_SIZE, SCENE_COLORS, type ViewBasis } from '../core/render-math';
+import { COLOR_TABLE_SIZE } from '../core/render-math';
+import { SCENE_COLORS, type ViewBasis } from '../core/render-draw';
 import type { RenderScene } from '../core/scene';
 import { meshVertices, type LookFrame } from '../core/look';
 import { lookConstantsWgsl, lookFields } from '../core/look-uniforms';
@@ -32,7 +33,7 @@ export interface RenderUniformSource {
   dimensions: number;
   /** What else to draw and how (src/core/scene.ts). */
   scene: RenderScene;
-  /** The camera of viewProj (src/core/render-math.ts viewBasis). */
+  /** The camera of viewProj (src/core/render-draw.ts viewBasis). */
   basis: ViewBasis;
   /** The look's per-frame values (src/core/look.ts lookFrame). */
   look: LookFrame;

@@ -7,7 +7,7 @@
 // (the camera looks straight down z, so positions map to pixels by hand: see `px`).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFlock, FlockError, type Flock } from '../../src/index';
-import { SCENE_COLORS } from '../../src/core/render-math';
+import { SCENE_COLORS } from '../../src/core/render-draw';
 import { at, grab, HALF_VIEW, px, SIZE, squareCanvas, type Grab } from '../support/still-frame';
 
 const near = (a: number[], b: readonly number[], tol: number) =>

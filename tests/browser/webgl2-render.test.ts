@@ -7,13 +7,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { RenderView } from '../../src/backend';
 import type { FlockParams } from '../../src/core/params';
 import { MESHES, lookFrame, shade } from '../../src/core/look';
-import {
-  boidSizeFor,
-  defaultCamera,
-  speedColor,
-  viewBasis,
-  viewProjection,
-} from '../../src/core/render-math';
+import { boidSizeFor, defaultCamera, viewProjection } from '../../src/core/render-math';
+import { speedColor, viewBasis } from '../../src/core/render-draw';
 import { initialState, type FlockState } from '../../src/core/state';
 import type { WebGL2PathBackend } from '../../src/webgl2/webgl2-path-base';
 import { addCanvas } from '../support/browser';

@@ -9,17 +9,14 @@ import { FlockError } from '../../src/core/errors';
 import { PARAM_SCHEMA, defaultParams, validateParams } from '../../src/core/params';
 import {
   COLOR_MODE_CODE,
-  boidColor,
   colorTable,
   defaultCamera,
   fitScale,
   invert4,
-  speedColor,
   unprojectToPlane,
-  viewBasis,
   viewProjection,
-  type ColorContext,
 } from '../../src/core/render-math';
+import { boidColor, speedColor, viewBasis, type ColorContext } from '../../src/core/render-draw';
 import { autoDensityMax, buildScene, predatorScene, viewStatic } from '../../src/core/scene';
 import { predatorPosition } from '../../src/core/behaviours';
 import { VIEW_SCHEMA, defaultView, validateView, viewSpec } from '../../src/core/view';
