@@ -37,8 +37,7 @@ export const FRAME_HEIGHT = 1080;
  * +u4: the candidate loop plain or unrolled by 2 or 4 (steer.wgsl UNROLL; default: the adapter's,
  * as the browser backend picks it); +split: the steer pass as two dispatches (steer.wgsl SPLIT);
  * +flat: the 3^d search as one loop over all rows' candidates (steer.wgsl FLAT); +nocull: every
- * cell of the 3^d block (steer.wgsl CULL off); +keys: keyed steps (the steer pass also runs the
- * next step's key pass, FlockSimulationOptions.fuseKeys); +fovN (last):
+ * cell of the 3^d block (steer.wgsl CULL off); +fovN (last):
  * timed with fieldOfView N from the sweep's state (made with the sweep's fieldOfView), so the
  * cone test's cost is seen apart from the state it makes;
  * /probe: the steer pass without its candidate loop (diagnostics).
@@ -55,20 +54,18 @@ export interface Variant {
   flat?: boolean;
   /** false: the search without steer.wgsl's CULL (every cell of the 3^d block). */
   cull?: boolean;
-  /** true: keyed steps (the steer pass also counts the next step's cells; FlockSimulationOptions.fuseKeys). */
-  fuseKeys?: boolean;
   /** fieldOfView timed (degrees), from the state of the sweep's own fieldOfView. */
   fov?: number;
 }
 
 export function parseVariant(name: string): Variant {
   const m =
-    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(\+nocull)?(\+keys)?(?:\+fov([0-9]+))?$/.exec(
+    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(\+nocull)?(?:\+fov([0-9]+))?$/.exec(
       name,
     );
   if (!m)
     throw new Error(
-      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+nocull][+keys][+fovN])`,
+      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+nocull][+fovN])`,
     );
   const baseline = m[1] === 'base';
   return {
@@ -79,8 +76,7 @@ export function parseVariant(name: string): Variant {
     ...(m[7] ? { split: true } : {}),
     ...(m[10] ? { flat: true } : {}),
     ...(m[11] ? { cull: false } : {}),
-    ...(m[12] ? { fuseKeys: true } : {}),
-    ...(m[13] !== undefined ? { fov: Number(m[13]) } : {}),
+    ...(m[12] !== undefined ? { fov: Number(m[12]) } : {}),
     ...(baseline || m[8]
       ? { sortedLayout: m[8] === '+blocks' ? ('blocks' as const) : ('records' as const) }
       : {}),
@@ -309,7 +305,6 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       ...(variant?.split ? { splitIntegrate: true } : {}),
       ...(variant?.flat ? { flatSearch: true } : {}),
       ...(variant?.cull === false ? { faceCull: false } : {}),
-      ...(variant?.fuseKeys ? { fuseKeys: true } : {}),
       ...(files ? { shaderFiles: files } : {}),
     });
     sim.setRecords(params.count, records);
@@ -328,7 +323,6 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       const t0 = performance.now();
       const enc = device.createCommandEncoder();
       enc.copyBufferToBuffer(fresh, 0, sim.buffers.state, 0, fresh.size);
-      sim.stateWritten();
       sim.encodeSteps(enc, FRESH_STEPS);
       device.queue.submit([enc.finish()]);
       sim.afterSubmit();
@@ -392,7 +386,6 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
     const enc = device.createCommandEncoder();
     enc.copyBufferToBuffer(src, 0, sim.buffers.state, 0, src.size);
     device.queue.submit([enc.finish()]);
-    sim.stateWritten();
   };
   const measureRow = async (
     sim: FlockSimulation,
@@ -521,7 +514,6 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
           const enc = device.createCommandEncoder();
           enc.copyBufferToBuffer(saved, 0, sim.buffers.state, 0, saved.size);
           device.queue.submit([enc.finish()]);
-          sim.stateWritten();
           const renderer =
             o.frames && !brute && !probe && (!o.framesFor || o.framesFor.includes(v))
               ? await createBoidRenderer(device, 'rgba8unorm', sim)

@@ -60,12 +60,6 @@ export class SimBuffers {
   nbr: GPUBuffer | null = null;
   sorted: GPUBuffer | null = null;
   cellStart: GPUBuffer | null = null;
-  /**
-   * Keyed steps only (FlockSimulationOptions.fuseKeys): cells u32, the per-cell counts the key
-   * pass or a keyed steer pass adds up; scanCounts scans them into cellStart and zeroes them.
-   * Otherwise the counts are made in cellStart and scanned in place.
-   */
-  counts: GPUBuffer | null = null;
   partials: GPUBuffer | null = null;
   keyRank: GPUBuffer | null = null;
   pairs: GPUBuffer | null = null;
@@ -83,8 +77,6 @@ export class SimBuffers {
     readonly device: GPUDevice,
     private readonly label: string,
     maxBufferBytes?: number,
-    /** Keyed steps (steer.wgsl steerGridKeyed): `counts` apart from cellStart, keyRank always. */
-    readonly keyed = false,
   ) {
     this.limit = bufferLimit(device.limits, maxBufferBytes);
     this.maxCount = maxCountFor(device.limits, maxBufferBytes);
@@ -181,8 +173,6 @@ export class SimBuffers {
     this.cellStart =
       this.drop(this.cellStart) ??
       this.buffer('cellStart', cells * 4, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
-    this.counts = this.drop(this.counts);
-    if (this.keyed) this.counts = this.buffer('counts', cells * 4, BufferUsage.STORAGE);
     // Scan levels: level 0 is cellStart itself; each level above holds the block totals below.
     const block = scanWorkgroup * SCAN_ITEMS;
     const levels: ScanLevel[] = [{ n: cells, offset: 0 }];
@@ -199,9 +189,7 @@ export class SimBuffers {
     this.pairs = this.drop(this.pairs);
     if (bitonic) {
       this.pairs = this.buffer('pairs', sortSize * 8, BufferUsage.STORAGE | BufferUsage.COPY_SRC);
-    }
-    // Under the bitonic sort too when keyed: the keyed steer pass binds it (and leaves it alone).
-    if (!bitonic || this.keyed) {
+    } else {
       this.keyRank = this.buffer('keyRank', count * 8, BufferUsage.STORAGE);
     }
     this.count = count;
@@ -209,11 +197,6 @@ export class SimBuffers {
     this.cells = cells;
     this.layoutKey = key;
     return true;
-  }
-
-  /** Where the key pass counts: `counts` when keyed (scanCounts reads them), else cellStart. */
-  countsRange(): BufferRange {
-    return { buffer: this.keyed ? this.counts! : this.cellStart!, offset: 0, size: this.cells * 4 };
   }
 
   /** Scan level k as a binding: cellStart for level 0, its slice of the partials above. */
@@ -229,7 +212,6 @@ export class SimBuffers {
     for (const b of this.owned) b.destroy();
     this.owned.clear();
     this.state = this.sorted = this.cellStart = this.partials = this.keyRank = this.pairs = null;
-    this.counts = null;
     this.nbr = null;
   }
 }

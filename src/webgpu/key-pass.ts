@@ -1,10 +1,9 @@
 /**
  * Pass 1 of the grid step, the key pass: each boid's cell key from its position (grid.ts's cell
  * of a point, in WGSL). Counting sort (grid-count.wgsl): clear the per-cell counts, then count
- * boids per cell with atomics, keeping (cellKey, rank within the cell) per boid (a keyed steer
- * pass, steer.wgsl steerGridKeyed, does this for the next step, which then skips this pass).
- * Bitonic sort (bitonic-sort.wgsl makeKeys): (cellKey, boid index) pairs, padded with keys past
- * every cell to the sort's power-of-two length.
+ * boids per cell with atomics, keeping (cellKey, rank within the cell) per boid. Bitonic sort
+ * (bitonic-sort.wgsl makeKeys): (cellKey, boid index) pairs, padded with keys past every cell to
+ * the sort's power-of-two length.
  */
 import { beginPass, run, type PassEnv } from './bind-groups';
 
@@ -25,7 +24,7 @@ export function encodeKeyPass(
       'clearCounts',
       b.cells,
       wg.boid,
-      groups.get('clearCounts', 0, { 0: u, 2: b.countsRange() }),
+      groups.get('clearCounts', 0, { 0: u, 2: b.cellStart! }),
     );
     run(
       env,
@@ -33,7 +32,7 @@ export function encodeKeyPass(
       'countCells',
       b.count,
       wg.boid,
-      groups.get('countCells', 0, { 0: u, 1: b.state!, 2: b.countsRange(), 3: b.keyRank! }),
+      groups.get('countCells', 0, { 0: u, 1: b.state!, 2: b.cellStart!, 3: b.keyRank! }),
     );
   } else {
     run(

@@ -2,8 +2,7 @@
  * Every compute entry point of the simulation with the bindings it uses, in one table.
  * Binding strings list bindings 0, 1, 2, ... of a group, one letter each:
  *   u uniform, d uniform with dynamic offset, r read-only storage, w storage, - unused.
- * No entry uses more than 4 storage buffers (Dawn compatibility mode's default per stage) but
- * steerGridKeyed, which programSpecs puts in steerGrid's place only when `keyed`.
+ * No entry uses more than 4 storage buffers (Dawn compatibility mode's default per stage).
  */
 import type { BindingKind, ComputeSpec } from './shaders';
 
@@ -11,7 +10,6 @@ const TABLE = {
   clearCounts: ['grid-count.wgsl', 'boid', ['u-w']],
   countCells: ['grid-count.wgsl', 'boid', ['urww']],
   scanBlocks: ['scan.wgsl', 'scan', ['ww']],
-  scanCounts: ['scan.wgsl', 'scan', ['www']],
   addBlockSums: ['scan.wgsl', 'scan', ['ww']],
   scatter: ['scatter.wgsl', 'boid', ['urrrw']],
   sortedKeys: ['scatter.wgsl', 'boid', ['u---ww']],
@@ -33,13 +31,6 @@ const TABLE = {
 
 export type ProgramName = keyof typeof TABLE;
 
-/**
- * steerGrid's bindings when `keyed` (programSpecs): its entry steerGridKeyed also counts the next
- * state's cells (6: the counts, 7: the (key, rank) pairs), 6 storage buffers in all, so only where
- * the device allows them (keyedStepFor).
- */
-const KEYED_GROUPS = ['urrw-www', 'd'] as const;
-
 const KINDS: Record<string, BindingKind> = {
   u: 'uniform',
   d: 'uniform-dynamic',
@@ -57,15 +48,14 @@ export interface SearchTile {
 export type CandidateUnroll = 1 | 2 | 4;
 
 /** Grid entry points that take the TILE and UNROLL overrides. */
-const TILED: readonly string[] = ['steerGrid', 'steerGridKeyed', 'countGrid'];
+const TILED: readonly ProgramName[] = ['steerGrid', 'countGrid'];
 /** Entry points that read or write `sorted` (sorted.wgsl's SORTED_BLOCKS). */
-const SORTED: readonly string[] = [
+const SORTED: readonly ProgramName[] = [
   'scatter',
   'sortedKeys',
   'reorder',
   'copyRecords',
   'steerGrid',
-  'steerGridKeyed',
   'integrateGrid',
   'countGrid',
   'steerBrute',
@@ -88,15 +78,12 @@ export function programSpecs(
   split = false,
   flat = false,
   cull = true,
-  keyed = false,
 ): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
-  for (const [key, [file, size, groups]] of Object.entries(TABLE) as [
+  for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
     ProgramName,
     (typeof TABLE)[ProgramName],
   ][]) {
-    // keyed: steerGrid runs steerGridKeyed (the step's pass and the next step's key pass in one).
-    const name = keyed && key === 'steerGrid' ? 'steerGridKeyed' : key;
     const constants: Record<string, number> = {};
     if (search.tile > 1 && TILED.includes(name)) {
       constants.TILE = search.tile;
@@ -107,13 +94,12 @@ export function programSpecs(
     if (flat && TILED.includes(name)) constants.FLAT = 1;
     if (!cull && TILED.includes(name)) constants.CULL = 0;
     if (sorted === 'blocks' && SORTED.includes(name)) constants.SORTED_BLOCKS = 1;
-    const layout: readonly string[] = name === key ? groups : KEYED_GROUPS;
-    out[key] = {
+    out[name] = {
       file,
       entry: name,
       workgroupSize: wg[size],
       ...(Object.keys(constants).length ? { constants } : {}),
-      groups: layout.map((g) => {
+      groups: groups.map((g) => {
         const bindings: Record<number, BindingKind> = {};
         [...g].forEach((c, i) => {
           if (c !== '-') bindings[i] = KINDS[c]!;

@@ -9,35 +9,13 @@ const MAX_WG: u32 = 256u;
 
 @group(0) @binding(0) var<storage, read_write> data: array<u32>;
 @group(0) @binding(1) var<storage, read_write> sums: array<u32>;
-// scanCounts only (keyed steps, counting-sort.ts): the per-cell counts, moved into `data` and
-// left zero, so the next count (a keyed steer pass's) starts from zero without a clear.
-@group(0) @binding(2) var<storage, read_write> counts: array<u32>;
 
 var<workgroup> lanes: array<u32, MAX_WG>;
 
 @compute @workgroup_size(WG)
 fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
-  scanBlock(wid.y * nwg.x + wid.x, lid);
-}
-
-// Level 0 of a keyed step's scan: each lane moves its own ITEMS counts into `data` (it reads them
-// back itself: no barrier needed), then scans as scanBlocks does.
-@compute @workgroup_size(WG)
-fn scanCounts(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-              @builtin(local_invocation_index) lid: u32) {
   let block = wid.y * nwg.x + wid.x;
-  let base = (block * WG + lid) * ITEMS;
-  for (var k = 0u; k < ITEMS; k++) {
-    if (base + k < arrayLength(&data)) {
-      data[base + k] = counts[base + k];
-      counts[base + k] = 0u;
-    }
-  }
-  scanBlock(block, lid);
-}
-
-fn scanBlock(block: u32, lid: u32) {
   let n = arrayLength(&data);
   let base = (block * WG + lid) * ITEMS;
   var local: array<u32, ITEMS>;

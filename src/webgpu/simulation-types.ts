@@ -77,14 +77,6 @@ export interface FlockSimulationOptions {
    * neighbours and the same sums. Default true; false only to measure against (issue 29).
    */
   faceCull?: boolean;
-  /**
-   * The grid's steer pass also runs the next step's counting-sort key pass on the state it writes
-   * (steer.wgsl steerGridKeyed), which that step then skips: one pass and one read of the
-   * positions fewer per step, the same keys. Needs 6 storage buffers in one stage (ignored where
-   * the device has fewer, keyedStepFor, and with splitIntegrate). Default false: not yet timed on
-   * a hardware GPU (docs/real-gpu-tune.md, issue 29).
-   */
-  fuseKeys?: boolean;
 }
 
 /** The default layout of `sorted` (docs/real-gpu.md). */
@@ -160,12 +152,6 @@ export interface FlockSimulation {
    * the ring holds (it grows to the largest n asked for, at least 64 steps). `live`: as step().
    */
   encodeSteps(encoder: GPUCommandEncoder, n: number, live?: boolean): void;
-  /**
-   * Call after writing `buffers.state` other than through this interface (a benchmark's copy):
-   * the next step then counts the cells of what is there (a keyed step reuses the counts its last
-   * steer pass made otherwise).
-   */
-  stateWritten(): void;
   /** Reads back timestamps of steps encoded with encodeSteps, once their encoder was submitted. */
   afterSubmit(): void;
   /** The state after all submitted work, in boid-id order. */

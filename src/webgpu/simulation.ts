@@ -19,10 +19,8 @@
  *              pairs, or a copy for brute force)
  *   steer      steer.ts: steer + integrate from `sorted` into `state`, over the 3^d cells or all
  *              boids in workgroup-memory tiles; its per-step uniforms (simulated time t) and its
- *              pipelines specialised for the parameters. Keyed (FlockSimulationOptions.fuseKeys,
- *              opt-in, where the device binds 6 storage buffers a stage): the grid's pass also
- *              does the next step's counting key pass, which that step then skips
- * Every other pass keeps to 4 storage buffers, so it runs in Dawn's compatibility mode.
+ *              pipelines specialised for the parameters
+ * Every pass keeps to 4 storage buffers, so it runs in Dawn's compatibility mode.
  */
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
@@ -40,7 +38,7 @@ import { programSpecs, type ProgramName } from './programs';
 import { readBuffer, readNeighborCounts, readSortedKeys } from './readback';
 import { encodeReorder } from './reorder';
 import { createComputePrograms, shaderFiles, type ComputeProgram } from './shaders';
-import { keyedSteer, SteerPass, variantsOf } from './steer';
+import { SteerPass, variantsOf } from './steer';
 import { StepPlan, stepPrograms } from './step-plan';
 import type { VariantStats } from '../core/variant-cache';
 import { PassTimer, type PassAverages, type PassName } from './timing';
@@ -63,14 +61,6 @@ const MAX_WG = 256;
 export * from './simulation-types';
 
 const floorPow2 = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(1, n)));
-
-/** Whether a device can run the keyed steer pass (6 storage buffers in one stage). */
-export const keyedStepFor = (device: GPUDevice): boolean =>
-  device.limits.maxStorageBuffersPerShaderStage >= 6;
-
-/** Keyed steps: asked for (fuseKeys), not split, and the device binds enough buffers. */
-const keyedFor = (device: GPUDevice, o: FlockSimulationOptions): boolean =>
-  o.fuseKeys === true && !o.splitIntegrate && keyedStepFor(device);
 
 export { stepPrograms } from './step-plan';
 
@@ -105,7 +95,6 @@ export async function createFlockSimulation(
       options.splitIntegrate ?? false,
       options.flatSearch ?? false,
       options.faceCull ?? true,
-      keyedFor(device, options),
     ),
     shaderFiles(options.shaderFiles),
     {
@@ -146,13 +135,6 @@ class Simulation implements FlockSimulation {
   private readonly env: PassEnv;
   private readonly steer: SteerPass;
   private readonly plan: StepPlan;
-  /**
-   * Whether `counts` and `keyRank` hold the key pass of `state` as it stands: the last step's
-   * keyed steer pass made them, and nothing wrote `state`, the uniforms or the layout since.
-   * The next counting sort then skips its key pass; any sort leaves this false (its scan zeroes
-   * the counts).
-   */
-  private keysReady = false;
 
   constructor(
     readonly device: GPUDevice,
@@ -162,12 +144,7 @@ class Simulation implements FlockSimulation {
   ) {
     this.label = options.label ?? 'flock';
     this.timer = new PassTimer(device, options.timestamps ?? true, this.label);
-    this.bufs = new SimBuffers(
-      device,
-      this.label,
-      options.maxBufferBytes,
-      keyedFor(device, options),
-    );
+    this.bufs = new SimBuffers(device, this.label, options.maxBufferBytes);
     this.maxCount = this.bufs.maxCount;
     this.groups = new BindGroupCache(device, programs, this.label);
     this.env = {
@@ -233,7 +210,6 @@ class Simulation implements FlockSimulation {
   private ensureLayout(): void {
     const wg = this.workgroupSizes;
     if (this.bufs.ensureLayout(this._run, this._grid, wg.sort, wg.scan)) this.groups.clear();
-    this.keysReady = false;
   }
 
   /** Steps run `p` from now on (the newest params, or them with another search and sort). */
@@ -249,8 +225,7 @@ class Simulation implements FlockSimulation {
   /** key/sort/(cellTable)/reorder: state -> sorted, with cellStart filled. */
   private encodeSort(encoder: GPUCommandEncoder, timed: boolean): void {
     const sort = this._run.sort;
-    if (!this.keysReady || sort !== 'counting') encodeKeyPass(this.env, encoder, sort, timed);
-    this.keysReady = false;
+    encodeKeyPass(this.env, encoder, sort, timed);
     if (sort === 'counting') {
       encodeCountingSort(this.env, encoder, timed);
     } else {
@@ -282,7 +257,6 @@ class Simulation implements FlockSimulation {
       const timed = this.timer.beginStep();
       this.encodeGather(encoder, timed);
       this.steer.encode(encoder, p, program, offsets[s]!, timed);
-      this.keysReady = p.neighborSearch === 'grid' && p.sort === 'counting' && keyedSteer(program);
     }
     this.timer.resolve(encoder);
   }
@@ -293,10 +267,6 @@ class Simulation implements FlockSimulation {
 
   get specialised(): boolean {
     return !this._disposed && this._run === this._params && this.steer.specialised(this._params);
-  }
-
-  stateWritten(): void {
-    this.keysReady = false;
   }
 
   afterSubmit(): void {
@@ -369,14 +339,12 @@ class Simulation implements FlockSimulation {
       this.writeUniforms();
     }
     const b = this.bufs;
-    this.keysReady = false;
     this.device.queue.writeBuffer(b.state!, 0, records as Float32Array<ArrayBuffer>, 0, 8 * n);
     this.device.queue.writeBuffer(b.nbr!, 0, new Float32Array(n));
     this.clock.reset(time);
   }
 
   private writeUniforms(): void {
-    this.keysReady = false;
     this.device.queue.writeBuffer(
       this.bufs.uniforms,
       0,

@@ -96,13 +96,6 @@ export interface SteerOptions {
   split?: boolean;
 }
 
-/**
- * Whether `program` is steer.wgsl's steerGridKeyed (programSpecs `keyed`): the step's grid pass
- * also counts the next state's cells, so the next step skips its key pass.
- */
-export const keyedSteer = (program: ComputeProgram): boolean =>
-  program.spec.entry === 'steerGridKeyed';
-
 /** A steer program; a split grid pass's also carries its integrateGrid pipeline. */
 export type SteerProgram = ComputeProgram & { integrate?: GPUComputePipeline };
 
@@ -272,14 +265,15 @@ export class SteerPass {
       { 0: { buffer: this.stepBuffer, size: STEP_UNIFORMS.size } },
       `g${this.stepGeneration}`,
     );
-    const grid = { 0: u, 1: b.sorted!, 2: b.cellStart!, 3: b.state!, 5: b.nbr! };
     const main =
       name === 'steerGrid'
-        ? groups.get(
-            'steerGrid',
-            0,
-            keyedSteer(program) ? { ...grid, 6: b.countsRange(), 7: b.keyRank! } : grid,
-          )
+        ? groups.get('steerGrid', 0, {
+            0: u,
+            1: b.sorted!,
+            2: b.cellStart!,
+            3: b.state!,
+            5: b.nbr!,
+          })
         : groups.get('steerBrute', 0, { 0: u, 1: b.sorted!, 3: b.state!, 5: b.nbr! });
     const pass = beginPass(this.env, encoder, 'steer', timed);
     pass.setPipeline(program.pipeline);

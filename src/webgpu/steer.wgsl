@@ -74,11 +74,6 @@ override SPLIT: bool = false;
 @group(0) @binding(4) var<storage, read_write> outCounts: array<u32>;
 // |N_i| of the step, in the order of outState (FlockState's velocities.w).
 @group(0) @binding(5) var<storage, read_write> outNbr: array<f32>;
-// steerGridKeyed only: the next step's key pass (grid-count.wgsl countCells) over the state it
-// writes, fused in: per-cell counts (zero on entry: the scan of this step left them so) and each
-// boid's (cellKey, rank within its cell), in the order of outState.
-@group(0) @binding(6) var<storage, read_write> nextCounts: array<atomic<u32>>;
-@group(0) @binding(7) var<storage, read_write> nextKeyRank: array<vec2u>;
 @group(1) @binding(0) var<uniform> S: StepParams;
 
 const EPS = 1e-3;
@@ -539,23 +534,6 @@ fn integrate(b: Boid, steer: vec3f) -> Boid {
 }
 
 // The candidate loop keeps only Me and the sums live; the boid's velocity is read after it.
-// Sorted boid i's step: |N_i| and (unless SPLIT) the next state written; the next position
-// returned (SPLIT: the steering goes to outState's velocity slot, integrateGrid does the rest).
-fn stepGrid(i: u32) -> vec3f {
-  let acc = gatherSearch(i, meOf(i));
-  outNbr[i] = f32(acc.n);
-  let b = sortedBoid(i);
-  let steer = steering(safeVelocity(b.vel.xyz), acc);
-  if (SPLIT) {
-    outState[P.count + i] = vec4f(steer, 0.0);
-    return b.pos.xyz;
-  }
-  let next = integrate(b, steer);
-  outState[i] = next.pos;
-  outState[P.count + i] = next.vel;
-  return next.pos.xyz;
-}
-
 @compute @workgroup_size(WG)
 fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
@@ -563,25 +541,17 @@ fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (i >= P.count) {
     return;
   }
-  stepGrid(i);
-}
-
-// steerGrid, then the next step's key pass on the position just written (the same f32 that
-// countCells would read back): one pass and one read of the positions fewer per step
-// (docs/real-gpu-tune.md). Not with SPLIT (the simulation does not ask for both).
-@compute @workgroup_size(WG)
-fn steerGridKeyed(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-                  @builtin(local_invocation_index) lid: u32) {
-  let i = flatIndex(wid, nwg, lid, WG);
-  if (i >= P.count) {
+  let acc = gatherSearch(i, meOf(i));
+  outNbr[i] = f32(acc.n);
+  let b = sortedBoid(i);
+  let steer = steering(safeVelocity(b.vel.xyz), acc);
+  if (SPLIT) {
+    outState[P.count + i] = vec4f(steer, 0.0);
     return;
   }
-  let p = stepGrid(i);
-  // The bitonic sort (sortSize > 0) makes its own keys.
-  if (P.sortSize == 0u) {
-    let key = cellKey(p);
-    nextKeyRank[i] = vec2u(key, atomicAdd(&nextCounts[key], 1u));
-  }
+  let next = integrate(b, steer);
+  outState[i] = next.pos;
+  outState[P.count + i] = next.vel;
 }
 
 // SPLIT's second dispatch: the steering from outState's velocity slot, then the point forces and

@@ -29,7 +29,6 @@ export function stepPrograms(params: FlockParams): ProgramName[] {
       'steerGrid',
     ];
   }
-  // Keyed steps (opt-in) also run scanCounts, made on its first use in 'on-use' mode.
   return ['clearCounts', 'countCells', 'scanBlocks', 'addBlockSums', 'scatter', 'steerGrid'];
 }
 

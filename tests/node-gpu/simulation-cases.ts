@@ -9,11 +9,9 @@ import type { FlockParams } from '../../src/core/params';
 import { buildCellLists, neighborCounts, referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
 import { ShaderError } from '../../src/core/shader-source';
-import { BufferUsage } from '../../src/webgpu/constants';
 import { WGSL_FILES, createCheckedModule } from '../../src/webgpu/shaders';
 import {
   createFlockSimulation,
-  packRecords,
   type FlockSimulation,
   type FlockSimulationOptions,
 } from '../../src/webgpu/simulation';
@@ -30,7 +28,6 @@ export type SimVariant = Pick<
   | 'splitIntegrate'
   | 'flatSearch'
   | 'faceCull'
-  | 'fuseKeys'
 >;
 
 async function withSim<T>(
@@ -91,55 +88,6 @@ export async function expectParity(
         }
       }
       return report.message;
-    },
-    variant,
-  );
-}
-
-/**
- * A keyed step (each steer pass counts the next step's cells, FlockSimulationOptions.fuseKeys)
- * across what makes its counts stale: steps, a debug hook, new parameters with another grid, a
- * copy into `state` (stateWritten) and a new state, each against the CPU reference from there.
- */
-export async function expectKeyedSteps(
-  device: GPUDevice,
-  params: FlockParams,
-  variant: SimVariant = {},
-): Promise<void> {
-  const other = { ...params, boundsMin: [-11, -12, -10], boundsMax: [11, 10, 13] } as FlockParams;
-  await withSim(
-    device,
-    params,
-    initialState(params),
-    async (sim) => {
-      const check = async (from: FlockState, p: FlockParams, steps: number) => {
-        sim.step(steps);
-        const got = await sim.readState();
-        const report = checkTolerance(got, referenceSteps(from, p, steps), p, steps);
-        expect(report.ok, report.message).toBe(true);
-        return got;
-      };
-      let s = await check(initialState(params), params, 4);
-      await sim.debugNeighborCounts();
-      s = await check(s, params, 3);
-      sim.setParams(other);
-      await check(s, other, 3);
-      // Another state copied in behind the simulation's back, announced (a benchmark does this).
-      const copied = initialState({ ...other, seed: 5 });
-      const copy = device.createBuffer({
-        size: sim.buffers.state.size,
-        usage: BufferUsage.COPY_SRC | BufferUsage.COPY_DST,
-      });
-      device.queue.writeBuffer(copy, 0, packRecords(copied) as Float32Array<ArrayBuffer>);
-      const enc = device.createCommandEncoder();
-      enc.copyBufferToBuffer(copy, 0, sim.buffers.state, 0, copy.size);
-      device.queue.submit([enc.finish()]);
-      sim.stateWritten();
-      copy.destroy();
-      await check(copied, other, 3);
-      const fresh = initialState({ ...other, seed: 99 });
-      sim.setState(fresh);
-      await check(fresh, other, 3);
     },
     variant,
   );

@@ -18,7 +18,6 @@ import {
   latticeState,
   faceCullState,
   expectSameSearch,
-  expectKeyedSteps,
 } from './simulation-cases';
 import { useGpuErrorScopes } from '../support/gpu-error-scopes';
 
@@ -187,11 +186,6 @@ describe('WebGPU simulation under Dawn', () => {
       'one flat loop, unrolled by 2, blocks',
       { flatSearch: true, unroll: 2, sortedLayout: 'blocks' },
     ],
-    ['keyed steps (fuseKeys)', { fuseKeys: true }],
-    [
-      'keyed steps, unrolled by 4, generic, blocks',
-      { fuseKeys: true, unroll: 4, specialise: false, sortedLayout: 'blocks' },
-    ],
     ['integrate split off', { splitIntegrate: true, unroll: 4 }],
     [
       'integrate split off, generic, flat',
@@ -219,18 +213,6 @@ describe('WebGPU simulation under Dawn', () => {
       const unrolled = { unroll: 4 as const };
       await expectNeighborCounts(device, parityParams({ boundary: 'wrap', count: 2999 }), unrolled);
       await expectParity(device, parityParams({ boundary: 'wrap', count: 2999 }), 10, unrolled);
-    },
-  );
-
-  gpuTest(
-    'keyed steps: the counts a steer pass makes for the next step stay right',
-    async (device) => {
-      const keyed = { fuseKeys: true };
-      await expectKeyedSteps(device, parityParams(), keyed);
-      await expectKeyedSteps(device, parityParams({ boundary: 'wrap', count: 2999 }), keyed);
-      // Under the bitonic sort the keyed pass counts nothing: each step makes its own keys.
-      await expectKeyedSteps(device, parityParams({ sort: 'bitonic' }), keyed);
-      await expectKeyedSteps(device, parityParams());
     },
   );
 
