@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import { validateParams, type FlockParams } from '../src/core/params';
 import { initialState } from '../src/core/state';
 import { createDawnDevice, type DawnDevice } from '../src/webgpu/node-dawn';
-import { WGSL_FILES, createComputePrograms } from '../src/webgpu/shaders';
+import { WGSL_FILES, createComputePrograms, shaderFiles } from '../src/webgpu/shaders';
 import { BufferUsage } from '../src/webgpu/constants';
 import {
   BOID_BYTES,
@@ -87,6 +87,12 @@ const BASELINE = import.meta.glob('./bench-baseline/*.wgsl', {
   eager: true,
 }) as Record<string, string>;
 const BASELINE_STEER = BASELINE['./bench-baseline/steer.wgsl'];
+/** The bandwidth probe's kernel (copyBandwidth): the bench's own, not shipped with the library. */
+const COPY_WGSL = import.meta.glob('./bench-copy.wgsl', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 const STEER_PROBE = `  (*acc).n += end - cellStart[first];`;
 const PASSES: Exclude<PassName, 'draw'>[] = ['key', 'sort', 'cellTable', 'reorder', 'steer'];
 
@@ -236,14 +242,18 @@ async function copyBandwidth(
   const device = dev.device;
   const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
   const bytes = Math.min(mib * 1024 * 1024, Math.floor(limit / 16) * 16);
-  const { copy } = await createComputePrograms(device, {
-    copy: {
-      file: 'copy.wgsl',
-      entry: 'copy',
-      groups: [{ 0: 'read-only-storage', 1: 'storage' }],
-      workgroupSize: 256,
+  const { copy } = await createComputePrograms(
+    device,
+    {
+      copy: {
+        file: 'copy.wgsl',
+        entry: 'copy',
+        groups: [{ 0: 'read-only-storage', 1: 'storage' }],
+        workgroupSize: 256,
+      },
     },
-  });
+    shaderFiles({ 'copy.wgsl': COPY_WGSL['./bench-copy.wgsl']! }),
+  );
   const a = device.createBuffer({ size: bytes, usage: BufferUsage.STORAGE });
   const b = device.createBuffer({ size: bytes, usage: BufferUsage.STORAGE });
   const bg = device.createBindGroup({
