@@ -139,7 +139,7 @@ export interface GpuFlockAttributes {
   'max-fps'?: number | `${number}`;
   /** Drawing-buffer pixels per CSS pixel, times devicePixelRatio. 0.25 to 2 × devicePixelRatio. View option `resolutionScale`. Default 1. */
   'resolution-scale'?: number | `${number}`;
-  /** The rung to run; an explicit one that cannot run fires `error` (only `auto` falls back). Changing it rebuilds the flock. Default auto. */
+  /** The rung to run; an explicit one that cannot start fires `error` (only `auto` falls back at the start; a context lost for good later falls to the next rung on any). Changing it rebuilds the flock. Default auto. */
   backend?: 'auto' | 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
   /** Hide capabilities to force a rung, e.g. `webgpu,EXT_color_buffer_float`. Changing it rebuilds the flock. Default (none). */
   disable?: string;
@@ -287,7 +287,7 @@ export interface GpuFlockReactAttributes {
   'max-fps'?: number | `${number}`;
   /** Drawing-buffer pixels per CSS pixel, times devicePixelRatio. 0.25 to 2 × devicePixelRatio. View option `resolutionScale`. Default 1. */
   'resolution-scale'?: number | `${number}`;
-  /** The rung to run; an explicit one that cannot run fires `error` (only `auto` falls back). Changing it rebuilds the flock. Default auto. */
+  /** The rung to run; an explicit one that cannot start fires `error` (only `auto` falls back at the start; a context lost for good later falls to the next rung on any). Changing it rebuilds the flock. Default auto. */
   backend?: 'auto' | 'webgpu' | 'webgl2' | 'webgl2-tf' | 'cpu';
   /** Hide capabilities to force a rung, e.g. `webgpu,EXT_color_buffer_float`. Changing it rebuilds the flock. Default (none). */
   disable?: string;

@@ -73,7 +73,7 @@ export const ELEMENT_ATTRIBUTES: readonly ElementAttribute[] = [
     attribute: 'backend',
     allowed: '`auto`, `webgpu`, `webgl2`, `webgl2-tf`, `cpu`',
     default: '`auto`',
-    doc: 'The rung to run; an explicit one that cannot run fires `error` (only `auto` falls back). Changing it rebuilds the flock.',
+    doc: 'The rung to run; an explicit one that cannot start fires `error` (only `auto` falls back at the start; a context lost for good later falls to the next rung on any). Changing it rebuilds the flock.',
   },
   {
     attribute: 'disable',
