@@ -30,7 +30,6 @@ import {
   resolvedShape,
   sceneBounds,
   validateParams,
-  type BackendKind,
   type Flock,
   type FlockParams,
   type PresetName,
@@ -44,14 +43,8 @@ import {
   rememberedNote,
 } from './probe-text';
 import { boundedCount, estimateMs, MAX_FRAME_MS, type FrameCost } from '../core/frame-cost';
-import { probeCount, PROBE_START_COUNT, type CountProbe } from '../count-probe';
-import {
-  capacityKey,
-  correctCapacity,
-  recallCapacity,
-  rememberCapacity,
-  type RememberedCapacity,
-} from '../capacity-memory';
+import { probeCount, PROBE_START_COUNT } from '../count-probe';
+import { capacityKey, correctCapacity, recallCapacity, rememberCapacity } from '../capacity-memory';
 import {
   CORRECTION,
   countChange,
@@ -68,79 +61,11 @@ import {
   warmupPlan,
   WARMUP_BUDGET_MS,
 } from '../core/warmup-runner';
+import { captionText, densityFor, messageOf, type DemoState } from './demo-state';
+import type { ParamGui } from './param-gui';
 import { OrbitControls } from './orbit-controls';
 import { Overlay } from './overlay';
 import { PHONE, setupLegend } from './legend';
-import type { ParamGui } from './param-gui';
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** The page's own state beside the flock's. */
-export interface DemoState {
-  preset: PresetName | null;
-  scaleBox: boolean;
-  /** Boids per unit³ (3D) or unit² (2D) of the scene, for scaleBox. */
-  density: number;
-  /** The backend choice in the URL ('auto' when none). */
-  backendChoice: string;
-  disable: string[];
-  /** On a small touch screen or a slow device: the count probe's measurement and choice. */
-  probe?: CountProbe;
-  /**
-   * The scene's count remembered for this device, rung and dimensions (a revisit: no probe;
-   * src/capacity-memory.ts), when that is where the count came from.
-   */
-  remembered?: RememberedCapacity;
-  /**
-   * The first frame with boids: ms since navigation start (performance.now()) and the count it
-   * drew. On a first visit it comes before the probe, which then runs on screen.
-   */
-  firstFrame?: { ms: number; count: number };
-}
-
-declare global {
-  interface Window {
-    /** The demo's state and panel (tests read them). */
-    demo?: {
-      state: DemoState;
-      gui: () => ParamGui;
-      link: () => string;
-      /** The `<gpu-flock ...>` line of the current state ("Copy embed code"). */
-      embed: () => string;
-      debug: DebugLayer;
-      /** Settles once the last Scene-menu choice has its count (remembered, or the probe ran). */
-      presetApplied: () => Promise<void>;
-    };
-  }
-}
-
-/** The scene's density for `dimensions`: the preset's when it is of that dimension. */
-function densityFor(preset: PresetName | null, dimensions: 2 | 3): number {
-  if (preset && (PRESETS[preset].params.dimensions ?? 3) === dimensions) {
-    return PRESETS[preset].density;
-  }
-  return SCENE_DENSITY[dimensions];
-}
-
-/** The caption: what the scene is, and which backend draws it and why (the ladder's reason). */
-export function captionText(flock: Flock, state: DemoState): string {
-  const p = flock.params;
-  const what = state.preset
-    ? `${PRESETS[state.preset].title}: ${PRESETS[state.preset].description}`
-    : `A flock of boids (${p.steering === 'reynolds' ? 'Reynolds steering' : 'summed rules'}, ${
-        p.boundary === 'wrap' ? 'wrapping edges' : `${p.boundary} walls`
-      })`;
-  const size = `${p.count.toLocaleString('en-US')} boids in ${p.dimensions}D`;
-  const reasons = Object.entries(flock.fallbackReasons) as [BackendKind, string][];
-  const skipped = reasons.filter(([k]) => k !== flock.backend);
-  let why: string;
-  if (state.backendChoice !== 'auto') why = `chosen in the URL (backend=${state.backendChoice})`;
-  else if (skipped.length === 0) why = 'the first rung of the ladder that runs here';
-  else why = `because ${skipped.map(([k, r]) => `${k}: ${r}`).join('; ')}`;
-  return `${what} · ${size} · drawn by ${flock.backend}, ${why}`;
-}
 
 async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
   performance.mark('demo:boot');
