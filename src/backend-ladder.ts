@@ -31,6 +31,13 @@ export interface BackendEntry {
 
 const registry = new Map<BackendKind, BackendEntry>();
 const probeCache = new Map<string, Promise<ProbeResult>>();
+/** The quick software checks' answers (BackendEntry.quickSoftware), by the same keys. */
+const quickCache = new Map<string, Promise<boolean | null>>();
+
+/** The caches' key: the rung and what `disable` hides. */
+function cacheKey(kind: BackendKind, disable: ReadonlySet<string>): string {
+  return `${kind}|${[...disable].sort().join(',')}`;
+}
 
 /** Registers the factory and probe of one rung (src/index.ts registers every backend). */
 export function registerBackend(kind: BackendKind, entry: BackendEntry): void {
@@ -54,7 +61,7 @@ export function probeBackend(
       ok: false,
       reason: `the ${kind} backend is not available in this build`,
     });
-  const key = `${kind}|${[...disable].sort().join(',')}`;
+  const key = cacheKey(kind, disable);
   let p = probeCache.get(key);
   if (!p) {
     p = entry
@@ -68,6 +75,7 @@ export function probeBackend(
 /** Forget cached probe answers (tests that change what the page offers). */
 export function clearProbeCache(): void {
   probeCache.clear();
+  quickCache.clear();
 }
 
 /** Renderer strings of software rasterisers. */
@@ -96,9 +104,23 @@ export async function planLadder(
     // Beside a software WebGPU adapter (order ['webgpu']) WebGL2 matters only on a hardware
     // renderer: its quick check tells without the full probe (a context, programs, draws and
     // reads). Software, or no context, keeps webgpu first and the rungs below unprobed.
+    // A full probe already made (or under way) answers instead, and the quick answer is kept:
+    // each asks for a context on the main thread, which waits while the GPU process is busy.
     const quick = backendEntry(kind)?.quickSoftware;
-    if (kind === 'webgl2' && order.length === 1 && quick && !disable.has(kind)) {
-      if ((await quick(disable).catch(() => false)) !== false) {
+    const key = cacheKey(kind, disable);
+    if (
+      kind === 'webgl2' &&
+      order.length === 1 &&
+      quick &&
+      !disable.has(kind) &&
+      !probeCache.has(key)
+    ) {
+      let answer = quickCache.get(key);
+      if (!answer) {
+        answer = quick(disable).catch(() => false);
+        quickCache.set(key, answer);
+      }
+      if ((await answer) !== false) {
         glNotHardware = true;
         order.push(...rungs.slice(k));
         break;

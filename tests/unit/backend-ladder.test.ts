@@ -6,6 +6,7 @@ import type { BackendKind } from '../../src/backend';
 import {
   clearProbeCache,
   planLadder,
+  probeBackend,
   registerBackend,
   type ProbeResult,
 } from '../../src/backend-ladder';
@@ -131,6 +132,23 @@ describe('planLadder', () => {
     expect(plan.order).toEqual(['webgl2', 'webgl2-tf', 'cpu', 'webgpu']);
     expect(quickAsked).toEqual(['webgl2']);
     expect(probed).toEqual(['webgpu', 'webgl2']);
+  });
+
+  // The bench page's report makes an explicit webgl2 flock (the full probe) before an auto one: a
+  // quick check then made a second context while the GPU process was busy (a 488-829 ms gap).
+  test('a full WebGL2 probe already made answers instead; the quick check is made once a page', async () => {
+    rungs({ webgpu: software('SwiftShader'), webgl2: software('SwiftShader') }, { webgl2: true });
+    await planLadder(new Set());
+    await planLadder(new Set());
+    expect(quickAsked).toEqual(['webgl2']);
+    clearProbeCache();
+    probed = [];
+    quickAsked = [];
+    await probeBackend('webgl2', new Set());
+    const plan = await planLadder(new Set());
+    expect(plan.order).toEqual(['webgpu', 'webgl2', 'webgl2-tf', 'cpu']);
+    expect(quickAsked).toEqual([]);
+    expect(probed).toEqual(['webgl2', 'webgpu']);
   });
 
   test('the quick check is not asked beside a hardware adapter nor of a hidden rung', async () => {
