@@ -258,7 +258,13 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
       state.density = densityFor(state.preset, dims);
       Object.assign(next, sceneBounds(count, dims, state.density));
     } else if (state.scaleBox && next.count !== undefined) {
-      Object.assign(next, rescaleForCount(flock.params, next.count));
+      // The box as a reload of the copied link makes it (sceneBounds, rounded alike on both
+      // sides); rescaleForCount's rounding of each corner could leave it 0.01 off centre.
+      Object.assign(
+        next,
+        rescaleForCount(flock.params, next.count),
+        sceneBounds(next.count, flock.params.dimensions, state.density),
+      );
     }
     flock.setParams(next);
     return note;
