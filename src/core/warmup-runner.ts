@@ -163,7 +163,5 @@ export async function runWarmup(
   return { steps: done, ms: opts.now() - t0, cut, stopped };
 }
 
-/** A macrotask: lets the page paint and handle input between warm-up chunks. */
-export function macrotask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
+/** A macrotask between warm-up chunks (defined beside the page's serial queues). */
+export { macrotask } from './serial-queue';

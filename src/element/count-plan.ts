@@ -20,7 +20,7 @@ import {
   type CountProbe,
 } from '../count-probe';
 import { resizeState } from '../core/resize-state';
-import { macrotask } from '../core/warmup-runner';
+import { serialQueue } from '../core/serial-queue';
 import { BACKEND_LADDER, CPU_MAX_COUNT } from '../backend';
 import {
   capacityKey,
@@ -202,22 +202,14 @@ export async function followProbeLead(key: string): Promise<() => void> {
   };
 }
 
-/** The end of the page's queue of count changes after a probe (oneAtATime). */
-let countChanges: Promise<unknown> = Promise.resolve();
-
 /**
- * Runs `change` once every count change queued before it has finished and the page has had a
- * task of its own. The elements sharing a probe all hear its answer at once: their count changes
- * (a readback, new textures, a sort program for the new grid) ran back to back in one task,
- * 350-470 ms for 19 WebGL2 flocks on SwiftShader (issue 31 item 7); one at a time, each is its own.
+ * The page's count changes after a probe, one at a time (serialQueue). The elements sharing a
+ * probe all hear its answer at once: their count changes (a readback, new textures, a sort
+ * program for the new grid) ran back to back in one task, 350-470 ms for 19 WebGL2 flocks on
+ * SwiftShader (issue 31 item 7); one at a time, each is its own. A change that never settles (a
+ * flock gone mid-read) holds the others up 2 s at most.
  */
-function oneAtATime<T>(change: () => Promise<T>): Promise<T> {
-  const run = countChanges.then(change);
-  // A change that never settles (a flock gone mid-read) holds the others up 2 s at most.
-  const bounded = new Promise((resolve) => setTimeout(resolve, 2000));
-  countChanges = Promise.race([run, bounded]).then(macrotask, macrotask);
-  return run;
-}
+const oneAtATime = serialQueue(2000);
 
 /**
  * The count of a probed plan, set on the flock: the remembered capacity of this device when

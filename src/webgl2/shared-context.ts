@@ -25,6 +25,7 @@
  */
 import type { DeviceLimits } from '../core/limits';
 import { resetGLTracker, trackGL } from './gl-tracker';
+import { serialQueue } from '../core/serial-queue';
 
 /** The live WebGL2 backends that draw with their own canvas's context (see the rule above). */
 const direct = new Set<object>();
@@ -233,25 +234,15 @@ export class ContextHome {
   }
 }
 
-/** The end of the page's queue of WebGL2 path starts (oneStartAtATime). */
-let starts: Promise<unknown> = Promise.resolve();
-
 /**
- * Runs `start` (a WebGL2 path's resource build and program links, ProgramCache.warm) once the
- * starts queued before it have finished and the page has had a task of its own. Where programs
- * link in the GPU process one after another (SwiftShader: no KHR_parallel_shader_compile), a
- * synchronous call (getProgramParameter, getUniformBlockIndex, checkFramebufferStatus) waits for
- * every link queued before it, other flocks' too on the shared context: 20 elements starting at
- * once each waited for the others' links, gaps of 1-3.5 s in the page (issue 31 item 7). One
- * start at a time, a flock's checks wait only for its own links, which the start awaited without
- * blocking (gpuDone). The GPU process links one at a time anyway: the last flock is up no later.
+ * Runs a WebGL2 path's start (its resource build and program links, ProgramCache.warm) once the
+ * starts queued before it have finished and the page has had a task of its own (serialQueue).
+ * Where programs link in the GPU process one after another (SwiftShader: no
+ * KHR_parallel_shader_compile), a synchronous call (getProgramParameter, getUniformBlockIndex,
+ * checkFramebufferStatus) waits for every link queued before it, other flocks' too on the shared
+ * context: 20 elements starting at once each waited for the others' links, gaps of 1-3.5 s in the
+ * page (issue 31 item 7). One start at a time, a flock's checks wait only for its own links, which
+ * the start awaited without blocking (gpuDone). The GPU process links one at a time anyway: the
+ * last flock is up no later.
  */
-export function oneStartAtATime<T>(start: () => Promise<T>): Promise<T> {
-  const run = starts.then(start);
-  starts = run.then(nextTask, nextTask);
-  return run;
-}
-
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
+export const oneStartAtATime = serialQueue();
