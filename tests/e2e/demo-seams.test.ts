@@ -84,6 +84,11 @@ describe.skipIf(!chromiumPath)('demo seams', () => {
     await input.fill('2.5');
     await input.press('Enter');
     expect(await errorOf()).toBeNull();
+    // The panel shows an applied value when the flock has taken it (a queued call): typing
+    // before then can race that refresh, which would put 2.5 back over the '-1' (the likely
+    // cause of errorOf() null at the next rejection, once in a full npm test of d4936f7).
+    await expect.poll(() => page.evaluate(() => window.flock!.params.perceptionRadius)).toBe(2.5);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
     // Rejected again, then a scene: the row holds the scene's radius, and the error is gone.
     await input.fill('-1');
     await input.press('Enter');
