@@ -176,6 +176,31 @@ function notice(name) {
   return { title: `${name} ${pkg.version} (${pkg.license})`, text };
 }
 
+/**
+ * For the single files: each `import('./x')` of the library's own modules becomes a static import
+ * (`import * as` at the top, `Promise.resolve(namespace)` where it was). The one file holds every
+ * module anyway; as dynamic imports, Rolldown wrapped each module they reach in a lazy init
+ * function (132 of them), which also kept it from dropping their unused top-level code.
+ */
+function staticImportsPlugin() {
+  return {
+    name: 'gpu-flock-static-imports',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]src[\\/].*\.ts$/.test(id)) return null;
+      const found = [];
+      const out = code.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (_m, _q, spec) => {
+        let n = found.indexOf(spec);
+        if (n < 0) n = found.push(spec) - 1;
+        return `Promise.resolve(__gfStatic${n})`;
+      });
+      if (found.length === 0) return null;
+      const head = found.map((spec, n) => `import * as __gfStatic${n} from '${spec}';`).join('');
+      return { code: head + out, map: null };
+    },
+  };
+}
+
 async function buildSingleFile(entry, fileName, extraPlugins = []) {
   await build({
     ...common,
@@ -314,7 +339,7 @@ function writeNotices() {
 await buildModules();
 // gpu-flock.element.js for a <script type="module"> tag: one file, every dynamic import inlined.
 const docsOut = docsOutPlugin();
-await buildSingleFile('src/element/standalone.ts', ELEMENT_FILE, [docsOut]);
+await buildSingleFile('src/element/standalone.ts', ELEMENT_FILE, [docsOut, staticImportsPlugin()]);
 await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE);
 await minifyFile(ELEMENT_FILE);
 docsOut.check(readFileSync(join(dist, ELEMENT_FILE), 'utf8'), ELEMENT_FILE);
