@@ -95,6 +95,28 @@ function shaderPlugin() {
 }
 
 /**
+ * dist/element.js loads the debug views (src/debug-layer.ts) with import() when a page turns one
+ * on; dist/index.js exports DebugLayer too. As one module, it sat in a chunk that element.js also
+ * imports statically (for the re-export), and a bundler that builds on dist/ (esbuild) then loaded
+ * it with every page. The element's import() gets its own copy (the module id with `?lazy`): a
+ * chunk only that import() reaches, so a page loads it only with a debug view on, and index.js's
+ * DebugLayer is left out of a page that does not use it. The element keeps its copy's instance to
+ * itself (no shared state, no instanceof from outside).
+ */
+function lazyDebugLayerPlugin() {
+  return {
+    name: 'gpu-flock-lazy-debug-layer',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source !== '../debug-layer' || !importer?.endsWith('/src/element/gpu-flock-element.ts'))
+        return null;
+      const r = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return r && { ...r, id: `${r.id}?lazy` };
+    },
+  };
+}
+
+/**
  * The runtime dependency left as an import in dist/index.js and its chunks: gl-matrix, one ES
  * module per function, which every bundler tree-shakes. twgl.js is inlined into the chunk that
  * uses it (src/webgl2/program.ts: createUniformSetters, setUniforms), only the code those reach
@@ -115,7 +137,7 @@ const common = {
 async function buildModules() {
   await build({
     ...common,
-    plugins: [...common.plugins, bundledPackagesPlugin()],
+    plugins: [...common.plugins, lazyDebugLayerPlugin(), bundledPackagesPlugin()],
     build: {
       outDir: dist,
       emptyOutDir: true,

@@ -3,7 +3,8 @@
 // `tsc && vite build`, a strict .d.ts check, esbuild), served from a plain static server with a
 // strict Content-Security-Policy, and opened in headless Chromium: a GPU backend (not cpu), a
 // canvas that is not blank and moves, hero text and button on top and clickable, the cpu worker
-// found where each bundler put it, no CSP violation. The vite app also runs in `vite dev`.
+// found where each bundler put it, the debug layer's lazy chunk loads (show-velocities), no CSP
+// violation. The vite app also runs in `vite dev`.
 // The gzip size of the JavaScript each page loads is printed (WebGPU and WebGL2 pages).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -163,6 +164,22 @@ async function cpuWorker(page: Page): Promise<{ info: string; reason: string }> 
   });
 }
 
+/**
+ * Turns the hero's show-velocities on: whether the debug layer's canvas appears (its code is a
+ * chunk of its own in the package, loaded by the element's import() on first use).
+ */
+async function debugLayerShows(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    const el = document.querySelector('gpu-flock') as GpuFlockElement;
+    el.setAttribute('show-velocities', '');
+    const layer = () => el.shadowRoot!.querySelector('canvas.gpu-flock-debug');
+    for (let t = 0; t < 50 && !layer(); t++) await new Promise((r) => setTimeout(r, 100));
+    const shown = layer() !== null;
+    el.removeAttribute('show-velocities');
+    return shown;
+  });
+}
+
 let context: BrowserContext;
 let chrome: LaunchedChromium | undefined;
 const servers: StaticServer[] = [];
@@ -293,6 +310,7 @@ describe.skipIf(!chromiumPath)('examples, packed and installed as a user would',
         expect(g.lit, 'pixels that are not the background').toBeGreaterThan(200);
         expect(g.changed, 'pixels that changed between frames').toBeGreaterThan(50);
         expect(await onTop(page)).toEqual({ h1: 'h1', button: 'button' });
+        expect(await debugLayerShows(page), 'the debug layer (show-velocities)').toBe(true);
         // SHOT_DIR=folder: keep a screenshot of each hero to look at.
         if (process.env.SHOT_DIR)
           await page.screenshot({ path: join(process.env.SHOT_DIR, `${name}.png`) });
