@@ -117,6 +117,40 @@ function lazyDebugLayerPlugin() {
 }
 
 /**
+ * twgl.js fills lookup tables at its top level (`const t = {};` then `t[K] = v;` lines or a
+ * `{ ... }` block of them). Writes to an object count as side effects, so Rolldown kept the tables
+ * that createUniformSetters/setUniforms never read (glTypeToTypedArray, formatInfo,
+ * attachmentsByFormat, renderbufferFormats). Each table becomes a pure IIFE that returns it
+ * (`const t = /* @__PURE__ *\/ (() => { const t = {}; ...; return t; })();`): the same object
+ * where it is used, dropped where nothing reads it. (Rolldown's treeshake.propertyWriteSideEffects
+ * would do it for every module, and drops the cpu worker's `self.onmessage = ...` with them.)
+ */
+const TWGL_DEAD_TABLES = [
+  'glTypeToTypedArray',
+  'formatInfo',
+  'attachmentsByFormat',
+  'renderbufferFormats',
+];
+function twglTablesPlugin() {
+  const TABLE = /^const (\w+) = \{\};\n((?:\{\n[\s\S]*?\n\}\n)|(?:\1\[[^\n]*;\n)+)/gm;
+  return {
+    name: 'gpu-flock-twgl-tables',
+    transform(code, id) {
+      if (!/[\\/]twgl\.js[\\/]/.test(id)) return null;
+      const wrapped = [];
+      const out = code.replace(TABLE, (_m, name, body) => {
+        wrapped.push(name);
+        return `const ${name} = /* @__PURE__ */ (() => {\nconst ${name} = {};\n${body}return ${name};\n})();\n`;
+      });
+      const missing = TWGL_DEAD_TABLES.filter((n) => !wrapped.includes(n));
+      if (missing.length)
+        this.error(`twgl.js changed: no table ${missing.join(', ')} (twglTablesPlugin)`);
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
  * The runtime dependency left as an import in dist/index.js and its chunks: gl-matrix, one ES
  * module per function, which every bundler tree-shakes. twgl.js is inlined into the chunk that
  * uses it (src/webgl2/program.ts: createUniformSetters, setUniforms), only the code those reach
@@ -131,7 +165,7 @@ const common = {
   configFile: false,
   logLevel: 'warn',
   publicDir: false,
-  plugins: [workerUrlPlugin(), shaderPlugin()],
+  plugins: [workerUrlPlugin(), shaderPlugin(), twglTablesPlugin()],
 };
 
 async function buildModules() {
