@@ -20,9 +20,10 @@
 //   dist/THIRD-PARTY-NOTICES.md               licences of the bundled third-party code (the
 //                                             single files carry theirs in a /*! banner)
 // Shaders stay files (src/webgl2/*.glsl, src/webgpu/*.wgsl); Vite's build resolves their
-// import.meta.glob into string constants, minified by shader-squeeze.mjs (comments, indentation
-// and spaces out, every line kept where it was, so compile errors still name the file and line),
-// so nothing bundler-specific ships. Dev servers and tests import the files as they are.
+// import.meta.glob into string constants, minified by shader-squeeze.mjs's flattenShader
+// (comments, indentation and joining spaces out, the code between two preprocessor directives on
+// one line: a compile error in the package names the file, not the line; in dev it names both), so
+// nothing bundler-specific ships. Dev servers and tests import the files as they are.
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -39,7 +40,7 @@ import { transform } from 'esbuild';
 import { build } from 'vite';
 import { writeCustomElementsManifest } from './custom-elements.mjs';
 import { docsOutPlugin } from './docs-out.mjs';
-import { squeezeShader } from './shader-squeeze.mjs';
+import { flattenShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -89,7 +90,7 @@ function shaderPlugin() {
       const m = /^(.*\.(?:glsl|wgsl))\?raw$/.exec(id);
       if (!m) return null;
       this.addWatchFile(m[1]);
-      return `export default ${JSON.stringify(squeezeShader(readFileSync(m[1], 'utf8')))};`;
+      return `export default ${JSON.stringify(flattenShader(readFileSync(m[1], 'utf8')))};`;
     },
   };
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSize, kB, pageFiles } from './gzip-size.mjs';
-import { squeezeShader } from './shader-squeeze.mjs';
+import { flattenShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const all = process.argv.includes('--all');
@@ -27,7 +27,7 @@ const shaders = {
       namespace: 'raw',
     }));
     b.onLoad({ filter: /.*/, namespace: 'raw' }, (a) => ({
-      contents: `export default ${JSON.stringify(squeezeShader(readFileSync(a.path, 'utf8')))};`,
+      contents: `export default ${JSON.stringify(flattenShader(readFileSync(a.path, 'utf8')))};`,
       loader: 'js',
     }));
     b.onLoad({ filter: /[\\/]src[\\/](webgl2|webgpu)[\\/]shaders\.ts$/ }, (a) => {
@@ -39,7 +39,7 @@ const shaders = {
           const entries = readdirSync(dir)
             .filter((f) => f.endsWith(ext))
             .map((f) => {
-              const text = squeezeShader(readFileSync(join(dir, f), 'utf8'));
+              const text = flattenShader(readFileSync(join(dir, f), 'utf8'));
               return `${JSON.stringify(`./${f}`)}: ${JSON.stringify(text)}`;
             });
           return `({${entries.join(',')}})`;

@@ -5,7 +5,10 @@
  * Preprocessor lines (`#define`, `#include`, ...) only lose their comments and repeated spaces:
  * `#define F (x)` is not `#define F(x)`. Every line stays where it was (a comment-only line
  * becomes empty), so compile errors still name the file and the 1-based line; columns move.
- * Used by build-lib.mjs (what ships) and page-sizes.mjs / package-check.mjs (what they measure).
+ * flattenShader goes further for the package (build-lib.mjs, and page-sizes.mjs, which measures
+ * what ships): the lines of code joined into one, only preprocessor directives kept on lines of
+ * their own, so a compile error in a built file names the file but not the line the developer
+ * edits (dev servers and tests load the files as they are, where it does).
  * Block comments are not supported: the shader files have none (squeezeShader throws on one).
  */
 
@@ -46,4 +49,30 @@ export function squeezeShader(text) {
     .split('\n')
     .map((line) => squeezeLine(line.replace(/\/\/.*$/, '')))
     .join('\n');
+}
+
+/**
+ * The squeezed shader with its code on as few lines as the preprocessor allows: each directive
+ * (`#version`, `#include`, `#define`, `#if`, ..., with its `\` continuation lines) stays on a line
+ * of its own, the code between two directives becomes one line (a space kept only where two
+ * tokens would join, as within a line). Same tokens in the same order as squeezeShader's.
+ * @param {string} text  a shader file
+ * @returns {string}
+ */
+export function flattenShader(text) {
+  let out = '';
+  let directive = false; // inside a directive (a `#` line and its `\` continuation lines)
+  for (const line of squeezeShader(text).split('\n')) {
+    if (directive || line.startsWith('#')) {
+      if (out && !out.endsWith('\n')) out += '\n';
+      out += `${line}\n`;
+      directive = line.endsWith('\\');
+      continue;
+    }
+    if (line === '') continue;
+    const last = out[out.length - 1];
+    if (out && last !== '\n' && !spaceCanGo(last, line[0])) out += ' ';
+    out += line;
+  }
+  return out;
 }

@@ -1,11 +1,13 @@
 // The shader minifier of the build (scripts/shader-squeeze.mjs) changes no program: for every
 // GLSL and WGSL file, the squeezed text has the same lines (so compile errors name the same file
 // and line) and, read by a maximal-munch tokenizer like the compilers', the same tokens on each
-// line as the original without its comments; a space that kept two tokens apart stays.
+// line as the original without its comments; a space that kept two tokens apart stays. The
+// package's flattened text (flattenShader) has the same preprocessor directives, in order, and
+// the same tokens between each two as the squeezed text.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { squeezeShader } from '../../scripts/shader-squeeze.mjs';
+import { flattenShader, squeezeShader } from '../../scripts/shader-squeeze.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const files = [
@@ -92,5 +94,50 @@ describe('squeezeShader', () => {
       after += squeezed.length;
     }
     expect(after / before).toBeLessThan(0.65);
+  });
+});
+
+/**
+ * A shader as the preprocessor reads it: its directives (a `#` line with its `\` continuation
+ * lines, each line as it is) and, between them, the tokens of the code.
+ */
+function segments(text: string): (string | string[])[] {
+  const out: (string | string[])[] = [];
+  let code: string[] = [];
+  let directive = false;
+  for (const line of text.split('\n')) {
+    if (directive || line.startsWith('#')) {
+      if (code.length) out.push(code);
+      code = [];
+      out.push(line);
+      directive = line.endsWith('\\');
+    } else code.push(...tokens(line));
+  }
+  if (code.length) out.push(code);
+  return out;
+}
+
+describe('flattenShader', () => {
+  test('hand-worked: code joined, directives and their continuation lines kept', () => {
+    expect(flattenShader('#version 300 es\n\nint a;\n// c\nint b = a -\n-a;\n')).toBe(
+      '#version 300 es\nint a;int b=a- -a;',
+    );
+    expect(flattenShader('x;\n#define F(a) \\\n  a + 1\ny = F(2);\n#if A\nz;\n#endif\n')).toBe(
+      'x;\n#define F(a) \\\na+1\ny=F(2);\n#if A\nz;\n#endif\n',
+    );
+    expect(flattenShader('let a = b\n- -c;\nfn f()\n{ }')).toBe('let a=b- -c;fn f(){}');
+  });
+
+  test(`every shader file (${files.length}) keeps its directives and the tokens between them`, () => {
+    let before = 0;
+    let after = 0;
+    for (const f of files) {
+      const squeezed = squeezeShader(readFileSync(join(root, f), 'utf8'));
+      const flat = flattenShader(readFileSync(join(root, f), 'utf8'));
+      expect(segments(flat), f).toEqual(segments(squeezed));
+      before += squeezed.split('\n').length;
+      after += flat.split('\n').length;
+    }
+    expect(after / before).toBeLessThan(0.4);
   });
 });
