@@ -39,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import { build } from 'vite';
 import { writeCustomElementsManifest } from './custom-elements.mjs';
-import { docsOutPlugin } from './docs-out.mjs';
+import { INTERNAL_DOC_TABLES, docsOutPlugin } from './docs-out.mjs';
 import { flattenShader } from './shader-squeeze.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -172,7 +172,12 @@ const common = {
 async function buildModules() {
   await build({
     ...common,
-    plugins: [...common.plugins, lazyDebugLayerPlugin(), bundledPackagesPlugin()],
+    plugins: [
+      ...common.plugins,
+      lazyDebugLayerPlugin(),
+      bundledPackagesPlugin(),
+      docsOutPlugin(INTERNAL_DOC_TABLES),
+    ],
     build: {
       outDir: dist,
       emptyOutDir: true,

@@ -1,8 +1,14 @@
 // The single file's build drops the tables' `doc` descriptions (scripts/docs-out.mjs): which
-// text goes, on the real parameter table, and what the check of the built file refuses.
+// text goes, on the real parameter table, and what the check of the built file refuses; the
+// package's modules drop those of the internal uniform tables only.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { DOC_PROPERTY, MIN_DOCS_DROPPED, docsOutPlugin } from '../../scripts/docs-out.mjs';
+import {
+  DOC_PROPERTY,
+  INTERNAL_DOC_TABLES,
+  MIN_DOCS_DROPPED,
+  docsOutPlugin,
+} from '../../scripts/docs-out.mjs';
 
 describe('docs-out', () => {
   test('a doc line goes whole, an inline doc with its comma; nothing else changes', () => {
@@ -52,5 +58,19 @@ describe('docs-out', () => {
     expect(() => plugin.check(`${kept}title=e.doc;`, 'f.js')).toThrow(/reads a dropped doc/);
     expect(() => plugin.check('let{doc:t}=e;', 'f.js')).toThrow(/reads a dropped doc/);
     expect(() => docsOutPlugin().check(kept, 'f.js')).toThrow(/only 0 doc properties dropped/);
+  });
+
+  test('the package drops the docs of the term and drawing uniform tables, no others', () => {
+    const plugin = docsOutPlugin(INTERNAL_DOC_TABLES);
+    for (const f of ['terms', 'look-uniforms']) {
+      const id = new URL(`../../src/core/${f}.ts`, import.meta.url).pathname;
+      const code = readFileSync(id, 'utf8');
+      expect(code, f).toMatch(/\bdoc: ['"]/);
+      expect(plugin.transform(code, id)!.code, f).not.toMatch(/\bdoc: ['"]/);
+    }
+    for (const f of ['core/param-schema', 'core/view', 'element/attributes']) {
+      const id = new URL(`../../src/${f}.ts`, import.meta.url).pathname;
+      expect(plugin.transform(readFileSync(id, 'utf8'), id), f).toBeNull();
+    }
   });
 });
