@@ -37,7 +37,9 @@ export const FRAME_HEIGHT = 1080;
  * +u4: the candidate loop plain or unrolled by 2 or 4 (steer.wgsl UNROLL; default: the adapter's,
  * as the browser backend picks it); +split: the steer pass as two dispatches (steer.wgsl SPLIT);
  * +flat: the 3^d search as one loop over all rows' candidates (steer.wgsl FLAT); +nocull: every
- * cell of the 3^d block (steer.wgsl CULL off); +fovN (last):
+ * cell of the 3^d block (steer.wgsl CULL off); +xsK / +xsa: the grid's cells cut in K along x
+ * (or 'auto'), rows searched as far as the sphere reaches (FlockSimulationOptions.cellSplitX;
+ * default: the adapter's, cellSplitFor); +fovN (last):
  * timed with fieldOfView N from the sweep's state (made with the sweep's fieldOfView), so the
  * cone test's cost is seen apart from the state it makes;
  * /probe: the steer pass without its candidate loop (diagnostics).
@@ -56,16 +58,18 @@ export interface Variant {
   cull?: boolean;
   /** fieldOfView timed (degrees), from the state of the sweep's own fieldOfView. */
   fov?: number;
+  /** FlockSimulationOptions.cellSplitX. */
+  cellSplitX?: number | 'auto';
 }
 
 export function parseVariant(name: string): Variant {
   const m =
-    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(\+nocull)?(?:\+fov([0-9]+))?$/.exec(
+    /^(grid|base)(?:@([0-9]+))?(\+gen)?(?:\+t([0-9]+)(?:s([0-9]+))?)?(?:\+u([124]))?(\+split)?(\+blocks|\+records)?(\/probe)?(\+flat)?(\+nocull)?(?:\+xs([1-8]|a))?(?:\+fov([0-9]+))?$/.exec(
       name,
     );
   if (!m)
     throw new Error(
-      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+nocull][+fovN])`,
+      `unknown variant '${name}' ((grid|base)[@WG][+gen][+tNsK][+u1|+u2|+u4][+split][+blocks|+records][/probe][+flat][+nocull][+xsK][+fovN])`,
     );
   const baseline = m[1] === 'base';
   return {
@@ -76,7 +80,8 @@ export function parseVariant(name: string): Variant {
     ...(m[7] ? { split: true } : {}),
     ...(m[10] ? { flat: true } : {}),
     ...(m[11] ? { cull: false } : {}),
-    ...(m[12] !== undefined ? { fov: Number(m[12]) } : {}),
+    ...(m[12] ? { cellSplitX: m[12] === 'a' ? ('auto' as const) : Number(m[12]) } : {}),
+    ...(m[13] !== undefined ? { fov: Number(m[13]) } : {}),
     ...(baseline || m[8]
       ? { sortedLayout: m[8] === '+blocks' ? ('blocks' as const) : ('records' as const) }
       : {}),
@@ -253,6 +258,8 @@ export interface SteadyOptions {
   workgroupSize: number;
   /** Candidate-loop unrolling of variants that do not name one (+u1 / +u4). */
   unroll: CandidateUnroll;
+  /** The grid's x split of variants that do not name one (+xsK, +xsa). */
+  cellSplitX: number | 'auto';
   /** steer.wgsl without its candidate loop, for '/probe' variants. */
   probeSteer: string;
   /** Sparse records by N (packRecords of initialState(steadyParams(n, 'sparse'))). */
@@ -305,6 +312,7 @@ export async function runSteady(o: SteadyOptions): Promise<SteadyRow[]> {
       ...(variant?.split ? { splitIntegrate: true } : {}),
       ...(variant?.flat ? { flatSearch: true } : {}),
       ...(variant?.cull === false ? { faceCull: false } : {}),
+      cellSplitX: variant?.cellSplitX ?? o.cellSplitX,
       ...(files ? { shaderFiles: files } : {}),
     });
     sim.setRecords(params.count, records);

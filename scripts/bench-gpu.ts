@@ -59,7 +59,7 @@ import {
   type SteadyRow,
 } from './bench-gpu-steady';
 import type { Shape } from '../src/core/look';
-import { candidateUnrollFor } from '../src/webgpu/device';
+import { candidateUnrollFor, cellSplitFor } from '../src/webgpu/device';
 import type { DrawMode } from '../src/webgpu/renderer';
 import { FIRST_MODEL } from '../src/bench/scene';
 
@@ -408,8 +408,10 @@ async function main(): Promise<void> {
   const timestamps = device.features.has('timestamp-query');
   // The candidate-loop unrolling the browser's backend would pick for this adapter.
   const unroll = candidateUnrollFor(d.adapter);
+  // And its grid's x split (cellSplitX: 'auto' on a hardware GPU).
+  const cellSplitX = cellSplitFor(d.adapter);
   console.log(
-    `[bench-gpu] unroll ${unroll}; adapter: ${d.adapterName} (${d.backend}, ${d.featureLevel}${d.isFallbackAdapter ? ', fallback' : ''}); timestamps: ${timestamps}`,
+    `[bench-gpu] unroll ${unroll}, cellSplitX ${cellSplitX}; adapter: ${d.adapterName} (${d.backend}, ${d.featureLevel}${d.isFallbackAdapter ? ', fallback' : ''}); timestamps: ${timestamps}`,
   );
   const copy = await copyBandwidth(d, args.copyMiB);
   console.log(
@@ -481,6 +483,7 @@ async function main(): Promise<void> {
       initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
       workgroupSize: args.wg,
       unroll,
+      cellSplitX,
       label: `bench.${mode}`,
     });
     const modeStart = performance.now();
@@ -527,6 +530,7 @@ async function main(): Promise<void> {
         initialState: { count: 1, positions: new Float32Array(4), velocities: new Float32Array(4) },
         workgroupSize: wg,
         unroll,
+        cellSplitX,
         label: `bench.wg${wg}`,
         ...(probe ? { shaderFiles: { 'steer.wgsl': probeSteer } } : {}),
       });
@@ -561,6 +565,7 @@ async function main(): Promise<void> {
         : {}),
       workgroupSize: args.wg,
       unroll,
+      cellSplitX,
       records,
       probeSteer,
       log: (line) => console.log(line),

@@ -78,6 +78,7 @@ export function programSpecs(
   split = false,
   flat = false,
   cull = true,
+  splitX: number | 'auto' = 1,
 ): Record<ProgramName, ComputeSpec> {
   const out = {} as Record<ProgramName, ComputeSpec>;
   for (const [name, [file, size, groups]] of Object.entries(TABLE) as [
@@ -93,6 +94,7 @@ export function programSpecs(
     if (split && name === 'steerGrid') constants.SPLIT = 1;
     if (flat && TILED.includes(name)) constants.FLAT = 1;
     if (!cull && TILED.includes(name)) constants.CULL = 0;
+    if ((splitX === 'auto' || splitX > 1) && TILED.includes(name)) constants.SPHERE_X = 1;
     if (sorted === 'blocks' && SORTED.includes(name)) constants.SORTED_BLOCKS = 1;
     out[name] = {
       file,

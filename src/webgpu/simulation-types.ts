@@ -77,6 +77,17 @@ export interface FlockSimulationOptions {
    * neighbours and the same sums. Default true; false only to measure against (issue 29).
    */
   faceCull?: boolean;
+  /**
+   * The grid's cells cut into this many along x (1 to 8; default 1): each row of the search then
+   * visits only the x cells the perception sphere's slice reaches (steer.wgsl SPHERE_X), 20%
+   * (k = 2) to 30% (k = 4) fewer candidates at a uniform density for k times the cells to count
+   * and scan. Same neighbour sets; the sums run in the finer cells' order (DESIGN's tolerance).
+   * 'auto': per parameters, as many (up to 4) as keep at least one boid per cell on average
+   * (autoCellSplitX, src/webgpu/cell-split.ts); on an H100 the step at the steady state was 13-15%
+   * faster in the dense scene at k = 4 and up to 15% slower in the sparse one at any k > 1
+   * (docs/real-gpu-tune.md). Ignored (1) with a warp-coherent searchTile or flatSearch. Issue 29.
+   */
+  cellSplitX?: number | 'auto';
 }
 
 /** The default layout of `sorted` (docs/real-gpu.md). */

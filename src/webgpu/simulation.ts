@@ -24,6 +24,7 @@
  */
 import { FlockError } from '../core/errors';
 import { gridFor, type Grid } from '../core/grid';
+import { autoCellSplitX, splitCellsX } from './cell-split';
 import { validateParams, type FlockParams } from '../core/params';
 import { SimTime } from '../core/sim-time';
 import { initialState, type FlockState } from '../core/state';
@@ -95,6 +96,7 @@ export async function createFlockSimulation(
       options.splitIntegrate ?? false,
       options.flatSearch ?? false,
       options.faceCull ?? true,
+      cellSplitOf(options),
     ),
     shaderFiles(options.shaderFiles),
     {
@@ -116,6 +118,16 @@ export async function createFlockSimulation(
   return sim;
 }
 
+/** The x split of the grid's cells these options run with (1 where the search cannot use it). */
+function cellSplitOf(options: FlockSimulationOptions): number | 'auto' {
+  const k = options.cellSplitX ?? 1;
+  if (k !== 'auto' && (!Number.isInteger(k) || k < 1 || k > 8)) {
+    throw new FlockError('cellSplitX', k, "an integer from 1 to 8, or 'auto'");
+  }
+  const tiled = (options.searchTile ?? DEFAULT_SEARCH_TILE).tile > 1;
+  return tiled || options.flatSearch ? 1 : k;
+}
+
 class Simulation implements FlockSimulation {
   readonly maxCount: number;
   private readonly timer: PassTimer;
@@ -135,6 +147,8 @@ class Simulation implements FlockSimulation {
   private readonly env: PassEnv;
   private readonly steer: SteerPass;
   private readonly plan: StepPlan;
+  /** The grid's x split (FlockSimulationOptions.cellSplitX, as cellSplitOf resolves it). */
+  private readonly cellSplit: number | 'auto';
 
   constructor(
     readonly device: GPUDevice,
@@ -143,6 +157,7 @@ class Simulation implements FlockSimulation {
     options: FlockSimulationOptions,
   ) {
     this.label = options.label ?? 'flock';
+    this.cellSplit = cellSplitOf(options);
     this.timer = new PassTimer(device, options.timestamps ?? true, this.label);
     this.bufs = new SimBuffers(device, this.label, options.maxBufferBytes);
     this.maxCount = this.bufs.maxCount;
@@ -163,6 +178,7 @@ class Simulation implements FlockSimulation {
       label: this.label,
       variantBound: options.variantBound,
       split: options.splitIntegrate ?? false,
+      cellSplit: (p) => this.cellSplitAt(p),
     });
     this.plan = new StepPlan(programs, variantsOf(device, options.variantBound));
   }
@@ -294,7 +310,7 @@ class Simulation implements FlockSimulation {
     const running = this._run ?? p;
     this._params = p;
     this.clock.setTimeStep(p.timeStep);
-    this._grid = gridFor(p);
+    this._grid = this.gridOf(p);
     // Laid out for the search and sort steps ran with so far until the new ones' pipelines exist
     // (an explicit step or a hook lays out the newest at once).
     this._run = this.plan.live(p, running);
@@ -334,7 +350,7 @@ class Simulation implements FlockSimulation {
     if (n !== this.bufs.count) {
       this._params = validateParams({ count: n }, this._params);
       this._run = this.plan.live(this._params, this._run);
-      this._grid = gridFor(this._params);
+      this._grid = this.gridOf(this._params);
       this.ensureLayout();
       this.writeUniforms();
     }
@@ -342,6 +358,16 @@ class Simulation implements FlockSimulation {
     this.device.queue.writeBuffer(b.state!, 0, records as Float32Array<ArrayBuffer>, 0, 8 * n);
     this.device.queue.writeBuffer(b.nbr!, 0, new Float32Array(n));
     this.clock.reset(time);
+  }
+
+  /** The grid's x split for `p`: cellSplitX, or for 'auto' autoCellSplitX of gridFor(p). */
+  private cellSplitAt(p: FlockParams): number {
+    return this.cellSplit === 'auto' ? autoCellSplitX(gridFor(p), p.count) : this.cellSplit;
+  }
+
+  /** The grid of `p`, its cells cut along x as cellSplitX says. */
+  private gridOf(p: FlockParams): Grid {
+    return splitCellsX(gridFor(p), this.cellSplitAt(p));
   }
 
   private writeUniforms(): void {

@@ -24,6 +24,7 @@ import {
   describeAdapter,
   isFallbackAdapter,
   candidateUnrollFor,
+  cellSplitFor,
   releaseSharedDevice,
 } from './device';
 import {
@@ -137,6 +138,7 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
       workgroupSize: init.workgroupSize,
       maxBufferBytes: init.maxBufferBytes,
       unroll: candidateUnrollFor(adapter),
+      cellSplitX: cellSplitFor(adapter),
       label: 'flock',
       // Fast first frame: only the render pipelines are awaited; the step's compute pipelines
       // compile in the background after them, any other when a step first needs it (the first

@@ -4,7 +4,7 @@
  * No Node or DOM imports here.
  */
 import { expect } from 'vitest';
-import { cellKeyOf } from '../../src/core/grid';
+import { cellKeyOf, gridFor } from '../../src/core/grid';
 import type { FlockParams } from '../../src/core/params';
 import { buildCellLists, neighborCounts, referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
@@ -28,6 +28,7 @@ export type SimVariant = Pick<
   | 'splitIntegrate'
   | 'flatSearch'
   | 'faceCull'
+  | 'cellSplitX'
 >;
 
 async function withSim<T>(
@@ -402,4 +403,40 @@ function latticeOf(): FlockState {
   const velocities = new Float32Array(4 * count);
   for (let i = 0; i < count; i++) velocities[4 * i] = 3;
   return { count, positions: new Float32Array(pts), velocities };
+}
+
+/**
+ * cellSplitX 'auto' in one simulation across setParams: a crowded box (3,001 boids in 216 cells:
+ * cut in 4, SPHERE_X), a roomy one (8,000 cells: not cut; the specialised pipeline without
+ * SPHERE_X) and back, each time 10 steps from the seed's state against the CPU reference. A
+ * specialised pipeline paired with the other grid would miss neighbours and fail the tolerance.
+ */
+export async function expectAutoSplitAcrossParams(device: GPUDevice): Promise<number[]> {
+  const crowded = parityParams({ count: 3001, boundsMin: [-6, -6, -6], boundsMax: [6, 6, 6] });
+  const roomy = parityParams({ count: 3001, boundsMin: [-20, -20, -20], boundsMax: [20, 20, 20] });
+  const cuts: number[] = [];
+  await withSim(
+    device,
+    crowded,
+    undefined,
+    async (sim) => {
+      for (const params of [crowded, roomy, crowded]) {
+        sim.setParams(params);
+        const s0 = initialState(params);
+        sim.setState(s0);
+        await sim.ready();
+        cuts.push(sim.grid.dims[0] / gridFor(params).dims[0]);
+        sim.step(10);
+        const report = checkTolerance(
+          await sim.readState(),
+          referenceSteps(s0, params, 10),
+          params,
+          10,
+        );
+        expect(report.ok, report.message).toBe(true);
+      }
+    },
+    { cellSplitX: 'auto', unroll: 4 },
+  );
+  return cuts;
 }

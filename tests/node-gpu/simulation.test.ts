@@ -18,6 +18,7 @@ import {
   latticeState,
   faceCullState,
   expectSameSearch,
+  expectAutoSplitAcrossParams,
 } from './simulation-cases';
 import { useGpuErrorScopes } from '../support/gpu-error-scopes';
 
@@ -120,11 +121,22 @@ describe('WebGPU simulation under Dawn', () => {
           perceptionRadius: 2,
           boundary,
         });
-        for (const unroll of [1, 4] as const) {
-          const r = await expectSameSearch(device, params, state, { unroll }, 3);
+        // Also with the cells cut along x (SPHERE_X: the rows' x reach from the sphere, with
+        // CULL's face distances or, without CULL, r): cells of side 1, so the offsets near 1 sit
+        // on their faces too.
+        const variants: SimVariant[] = [
+          { unroll: 1 },
+          { unroll: 4 },
+          { unroll: 4, cellSplitX: 2 },
+          { unroll: 1, cellSplitX: 3 },
+        ];
+        for (const variant of variants) {
+          const r = await expectSameSearch(device, params, state, variant, 3);
           expect(r.meanNeighbors).toBeGreaterThan(10);
           expect(r.cpuMismatches).toBeLessThanOrEqual(Math.ceil(0.01 * state.count));
-          console.log(`[node-gpu] CULL ${boundary} unroll ${unroll}: ${JSON.stringify(r)}`);
+          console.log(
+            `[node-gpu] CULL ${boundary} ${JSON.stringify(variant)}: ${JSON.stringify(r)}`,
+          );
         }
       }
     },
@@ -181,6 +193,13 @@ describe('WebGPU simulation under Dawn', () => {
     ['unrolled by 2', { unroll: 2 }],
     ['every cell of the 3^d block (CULL off), unrolled by 4', { faceCull: false, unroll: 4 }],
     ['one flat loop over the rows, unrolled by 4', { flatSearch: true, unroll: 4 }],
+    ['cells cut in 2 along x, unrolled by 4', { cellSplitX: 2, unroll: 4 }],
+    ['cells cut in 4 along x, plain, generic', { cellSplitX: 4, specialise: false }],
+    // 'auto' cuts the dense case's 216 cells in 4 (13.9 boids a cell), the 2D case's 100 in 4.
+    [
+      'cells cut along x as the count asks (auto), unrolled by 4',
+      { cellSplitX: 'auto', unroll: 4 },
+    ],
     ['one flat loop, plain, generic', { flatSearch: true, specialise: false }],
     [
       'one flat loop, unrolled by 2, blocks',
@@ -201,6 +220,35 @@ describe('WebGPU simulation under Dawn', () => {
       await expectParity(device, parityParams({ boundary: 'soft', species: 3 }), 10, variant);
     });
   }
+
+  gpuTest('cells cut along x under wrap: rows as one or two ranges, 3D and 2D', async (device) => {
+    // A box of 3 cells of r per axis (the least wrap allows) cut in 2 and 3: the sphere's reach
+    // crosses the box's faces from most cells, so rows split into two ranges at x = 0.
+    for (const cellSplitX of [2, 3]) {
+      const tight = { boundary: 'wrap' as const, perceptionRadius: 2, count: 1001 };
+      await expectNeighborCounts(
+        device,
+        parityParams({ ...tight, boundsMin: [-3, -3, -3], boundsMax: [3, 3, 3] }),
+        { cellSplitX, unroll: 4 },
+      );
+      await expectNeighborCounts(
+        device,
+        parityParams({ ...tight, dimensions: 2, boundsMin: [-3, -3, -3], boundsMax: [3, 3, 3] }),
+        { cellSplitX },
+      );
+      await expectNeighborCounts(device, parityParams({ boundary: 'wrap', count: 2999 }), {
+        cellSplitX,
+      });
+      await expectParity(device, parityParams({ boundary: 'wrap', species: 2 }), 10, {
+        cellSplitX,
+      });
+    }
+  });
+
+  gpuTest("cellSplitX 'auto' follows setParams: cut, not cut, cut again", async (device) => {
+    // 3,001 boids in 6^3 = 216 cells: 13.9 a cell, cut in 4; in 20^3 = 8,000 cells: not cut.
+    expect(await expectAutoSplitAcrossParams(device)).toEqual([4, 1, 4]);
+  });
 
   gpuTest(
     'brute force, bitonic and wrap read the blocks layout and the unrolled loop',

@@ -1,9 +1,36 @@
 // The uniform grid (src/core/grid.ts): cell sizes and counts, cell coordinates and keys.
 import { describe, expect, test } from 'vitest';
 import { cellCoord, cellKeyOf, gridFor } from '../../src/core/grid';
+import { autoCellSplitX, splitCellsX } from '../../src/webgpu/cell-split';
 import { validateParams } from '../../src/core/params';
 
 describe('grid', () => {
+  test('cells cut along x: same extent, k times the cells; auto keeps >= 1 boid a cell', () => {
+    // Wrap: 3 cells of 7 / 3 per axis; cut in 2: 6 x 3 x 3 cells of 7 / 6 along x, still 7 wide.
+    const wrap = gridFor(
+      validateParams({
+        count: 999,
+        boundary: 'wrap',
+        boundsMin: [0, 0, 0],
+        boundsMax: [7, 7, 7],
+        perceptionRadius: 2,
+      }),
+    );
+    const cut = splitCellsX(wrap, 2);
+    expect(cut.dims).toEqual([6, 3, 3]);
+    expect(cut.cellSize[0]! * cut.dims[0]).toBeCloseTo(7, 12);
+    expect(cut.cellSize.slice(1)).toEqual(wrap.cellSize.slice(1));
+    expect(cut.cellCount).toBe(54);
+    expect(splitCellsX(wrap, 1)).toBe(wrap);
+    expect(() => splitCellsX(wrap, 1.5)).toThrow(/cellSplitX: 1.5 .*integer from 1 to 8/);
+    // Default box, 32^3 = 32,768 cells: 16,384 boids (0.5 a cell) -> 1; 100,000 (3.05) -> 3;
+    // 1,000,000 (30.5) -> 4 (the most).
+    const g = gridFor(validateParams());
+    expect([16384, 65535, 65536, 100000, 1000000].map((n) => autoCellSplitX(g, n))).toEqual([
+      1, 1, 2, 3, 4,
+    ]);
+  });
+
   test('default box: 32^3 cells of size 2 (= r) for 16,384 boids', () => {
     const g = gridFor(validateParams());
     expect(g.dims).toEqual([32, 32, 32]);
