@@ -3,12 +3,9 @@
 // package's modules drop those of the internal uniform tables only.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import {
-  DOC_PROPERTY,
-  INTERNAL_DOC_TABLES,
-  MIN_DOCS_DROPPED,
-  docsOutPlugin,
-} from '../../scripts/docs-out.mjs';
+import * as docsOut from '../../scripts/docs-out.mjs';
+
+const { DOC_PROPERTY, INTERNAL_DOC_TABLES, MIN_DOCS_DROPPED, docsOutPlugin } = docsOut;
 
 describe('docs-out', () => {
   test('a doc line goes whole, an inline doc with its comma; nothing else changes', () => {
