@@ -9,7 +9,8 @@
 //                                             (every backend, twgl.js's and gl-matrix's used parts
 //                                             inlined), no bundler, no sibling files;
 //                                             the tables' `doc` descriptions left out (docs-out.mjs)
-//   dist/gpu-flock.cpu-worker.js              the cpu backend's worker, self-contained, loaded
+//   dist/gpu-flock.cpu-worker.js              the cpu backend's worker (and the WebGL2 probe's),
+//                                             self-contained, loaded
 //                                             with new Worker(new URL('<relative path to it>',
 //                                             import.meta.url)) from whichever file above
 //   dist/types/**.d.ts                        declarations (only those the entries reach)
@@ -48,27 +49,33 @@ export const WORKER_FILE = 'gpu-flock.cpu-worker.js';
 export const ELEMENT_FILE = 'gpu-flock.element.js';
 /** Type-only subpath exports (`gpu-flock/react`, ...): src/element/*.d.ts, shipped as they are. */
 const FRAMEWORK_DECLARATIONS = ['react.d.ts', 'vue.d.ts', 'svelte.d.ts'];
-const WORKER_SOURCE = "new URL('./cpu-worker.ts', import.meta.url)";
+/** The files that start the worker, and how their source names it. */
+const WORKER_SOURCES = {
+  '/src/cpu/cpu-backend.ts': "new URL('./cpu-worker.ts', import.meta.url)",
+  // The WebGL2 capability probe runs in the same worker (probeInWorker).
+  '/src/webgl2/capabilities.ts': "new URL('../cpu/cpu-worker.ts', import.meta.url)",
+};
 const WORKER_MARK = '__GPU_FLOCK_CPU_WORKER_URL__';
 
 /**
- * Points the cpu backend's worker at the shipped worker file. The source's
- * `new URL('./cpu-worker.ts', import.meta.url)` is hidden from Vite's own worker handling (which
- * would inline it as a data: URL in library mode, blocked by a strict CSP) and written back as a
- * literal `new URL('./gpu-flock.cpu-worker.js', import.meta.url)`, the pattern every bundler
- * (Vite, webpack, Parcel) recognises and a plain browser resolves next to the file.
+ * Points the worker (the cpu backend's, which also runs the WebGL2 probe) at the shipped worker
+ * file. The sources' `new URL('<path to>/cpu-worker.ts', import.meta.url)` (WORKER_SOURCES) is
+ * hidden from Vite's own worker handling (which would inline it as a data: URL in library mode,
+ * blocked by a strict CSP) and written back as a literal
+ * `new URL('./gpu-flock.cpu-worker.js', import.meta.url)` (relative to the file that holds it),
+ * the pattern every bundler (Vite, webpack, Parcel) recognises and a plain browser resolves.
  */
 function workerUrlPlugin() {
   return {
     name: 'gpu-flock-worker-url',
     enforce: 'pre',
     transform(code, id) {
-      if (!id.endsWith('/src/cpu/cpu-backend.ts')) return null;
-      if (!code.includes(WORKER_SOURCE)) {
-        this.error(`cpu-backend.ts no longer contains ${WORKER_SOURCE}`);
-      }
+      const file = Object.keys(WORKER_SOURCES).find((f) => id.endsWith(f));
+      if (!file) return null;
+      const source = WORKER_SOURCES[file];
+      if (!code.includes(source)) this.error(`${file} no longer contains ${source}`);
       return {
-        code: code.replace(WORKER_SOURCE, `new URL(${WORKER_MARK}, import.meta.url)`),
+        code: code.replace(source, `new URL(${WORKER_MARK}, import.meta.url)`),
         map: null,
       };
     },

@@ -7,6 +7,7 @@
 import { BACKEND_LADDER, type BackendKind } from '../backend';
 import { createFlock, type Flock } from '../index';
 import { webgl2ReportOn } from './gl-report';
+import { workerAnswer } from '../core/worker-answer';
 
 export { WEBGL_EXTENSIONS_USED } from './gl-report';
 
@@ -127,24 +128,12 @@ async function webgpuReport(): Promise<WebGPUReport> {
  * worker cannot (no WebGL2 on an OffscreenCanvas in workers) or does not answer in `timeoutMs`.
  */
 async function webgl2ReportOffThread(timeoutMs = 30_000): Promise<WebGL2Report> {
-  const fromWorker = await new Promise<WebGL2Report | null>((resolve) => {
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL('./gl-report.worker.ts', import.meta.url), { type: 'module' });
-    } catch {
-      resolve(null);
-      return;
-    }
-    const done = (r: WebGL2Report | null) => {
-      clearTimeout(timer);
-      worker.terminate();
-      resolve(r);
-    };
-    const timer = setTimeout(() => done(null), timeoutMs);
-    worker.onmessage = (e: MessageEvent<{ ok: boolean; report?: WebGL2Report }>) =>
-      done(e.data.ok && e.data.report?.available ? e.data.report : null);
-    worker.onerror = () => done(null);
-  });
+  const reply = await workerAnswer<{ ok: boolean; report?: WebGL2Report }>(
+    () => new Worker(new URL('./gl-report.worker.ts', import.meta.url), { type: 'module' }),
+    undefined,
+    timeoutMs,
+  );
+  const fromWorker = reply?.ok && reply.report?.available ? reply.report : null;
   return fromWorker ?? webgl2ReportOn(document.createElement('canvas'));
 }
 

@@ -8,11 +8,13 @@
  * yields to a hardware WebGL2; SwiftShader here), so the probe is small: its own 1x1 target and
  * its one program linked by link.ts from the three shader files it needs (fullscreen.vert.glsl,
  * probe.frag.glsl and their common.glsl), not program.ts (twgl.js) and textures.ts with every
- * shader of both paths. Nothing in it waits for the GPU process on the page's thread (see probe()).
+ * shader of both paths. It runs in a worker where it can (probeInWorker), and nothing in it waits
+ * for the GPU process on the page's thread (see probeWebGL2Here).
  */
 import { finishLink, startLink, type PendingLink } from './link';
 import { AsyncReader, gpuDone, type ReadRequest } from './readback';
 import { probeContext, rendererOf } from './probe-context';
+import { workerAnswer } from '../core/worker-answer';
 import commonGlsl from './common.glsl?raw';
 import fullscreenVert from './fullscreen.vert.glsl?raw';
 import probeFrag from './probe.frag.glsl?raw';
@@ -120,14 +122,15 @@ function drawAndQueueRead(
 }
 
 /**
- * The probe, without one call that waits for the GPU process on the page's thread: both targets
+ * The probe on this thread, uncached (the worker runs it there; probeWebGL2 otherwise), without
+ * one call that waits for the GPU process on its thread but the context's creation: both targets
  * and both programs are made and their links started at once, the page waits for the GPU by a
  * fence polled from timers (gpuDone) before it asks for the link status, and the texels come back
  * through a pixel-pack buffer and a fence (AsyncReader) instead of readPixels into memory.
  * Before (issue 31): the link status and readPixels each waited, 100-400 ms of one task on
  * SwiftShader beside a busy GPU process.
  */
-async function probe(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
+export async function probeWebGL2Here(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   if (disable.has('webgl2')) {
     return { ok: false, floatRenderTarget: false, reason: 'webgl2 is disabled', maxTextureSize: 0 };
   }
@@ -196,17 +199,44 @@ async function probe(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   }
 }
 
+/** The longest the page waits for the worker's answer before it probes on its own thread. */
+const WORKER_WAIT_MS = 20_000;
+
+/**
+ * The probe in a worker, on an OffscreenCanvas (issue 31 item 7): a WebGL2 context is made by a
+ * synchronous call to the GPU process, which answers once the task it is running ends (another
+ * page's frame, a WebGPU submit: 100-470 ms measured on SwiftShader beside a busy GPU process),
+ * and the page's first context waited so on its main thread. The worker is the library's one
+ * worker file (src/cpu/cpu-worker.ts, shipped as gpu-flock.cpu-worker.js: found by bundlers and
+ * allowed by a strict CSP's 'self'). Null where it cannot answer (no Worker or OffscreenCanvas,
+ * the file not found or blocked, no WebGL2 context there, or no answer in WORKER_WAIT_MS): the
+ * caller then probes on its own thread, so an answer of no WebGL2 is always this thread's.
+ */
+export async function probeInWorker(disable: ReadonlySet<string>): Promise<WebGL2Probe | null> {
+  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') return null;
+  const reply = await workerAnswer<{ webgl2Probe?: WebGL2Probe | null }>(
+    // The package build (scripts/build-lib.mjs) points this at dist/gpu-flock.cpu-worker.js.
+    () => new Worker(new URL('../cpu/cpu-worker.ts', import.meta.url), { type: 'module' }),
+    { webgl2Probe: [...disable] },
+    WORKER_WAIT_MS,
+  );
+  return reply?.webgl2Probe?.ok ? reply.webgl2Probe : null;
+}
+
 /**
  * Whether this page can run the WebGL2 texture path, probed by rendering and reading back
- * (without holding the page: see probe above). `disable` hides capabilities on purpose:
- * 'webgl2', 'EXT_color_buffer_float'. Cached per page and per disable set (calls made while a
- * probe runs share it).
+ * (without holding the page: see probeWebGL2Here and probeInWorker), in a worker where one
+ * answers, else on this thread. `disable` hides capabilities on purpose: 'webgl2',
+ * 'EXT_color_buffer_float'. Cached per page and per disable set (calls made while a probe runs
+ * share it).
  */
 export async function probeWebGL2(disable: ReadonlySet<string>): Promise<WebGL2Probe> {
   const key = [...disable].sort().join(',');
   let r = cache.get(key);
   if (!r) {
-    r = probe(disable);
+    r = disable.has('webgl2')
+      ? probeWebGL2Here(disable)
+      : probeInWorker(disable).then((answer) => answer ?? probeWebGL2Here(disable));
     cache.set(key, r);
   }
   return { ...(await r) };

@@ -7,6 +7,10 @@
 // and WebGL2 flocks beyond the first draw through one shared context (shared-context.ts); that
 // case is measured and printed below: 3.7-5.0 s before the elements waited for the probe's answer
 // before making their flocks and WebGL2 starts ran one at a time, 152-457 ms after (load ~9).
+// The longest left was the page's first WebGL2 context (the capability probe's): its creation is
+// a synchronous call that waits for the GPU process's running task (a 468 ms WebGPU submit of the
+// test before, in one trace). The probe now runs in a worker: 65-478 ms before (median 121, 4 of
+// 22 runs over 250), 72-301 ms after (median 116, 1 of 23), interleaved runs at load 2.7-7.5.
 import { describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import type { StartDetail } from '../../src/element/gpu-flock-element';
