@@ -95,8 +95,11 @@ function makeCanvas(like?: HTMLCanvasElement): HTMLCanvasElement {
   const c = document.createElement('canvas');
   if (like) {
     for (const attr of Array.from(like.attributes)) {
-      if (attr.name !== 'id') c.setAttribute(attr.name, attr.value);
+      if (attr.name !== 'id' && attr.name !== 'style') c.setAttribute(attr.name, attr.value);
     }
+    // Through the CSSOM: a style attribute set with setAttribute is an inline style that a strict
+    // CSP (no 'unsafe-inline' in style-src) blocks, and the canvas would lose the page's sizing.
+    c.style.cssText = like.style.cssText;
     c.width = like.width;
     c.height = like.height;
   } else {
