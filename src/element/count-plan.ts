@@ -31,7 +31,7 @@ import {
   sharedMeasure,
   type RememberedCapacity,
 } from '../capacity-memory';
-import type { ElementOptions } from './attribute-options';
+import type { AttributeMemory, ElementOptions } from './attribute-options';
 
 /** How an element's start picks its count (countPlan). */
 export interface CountPlan {
@@ -127,6 +127,26 @@ export function countPlan(options: ElementOptions, facts: CountFacts, stage: Sta
   return plan;
 }
 
+/** bounds-min or bounds-max is given on element `el`. */
+export function fixedBoxOf(el: Element): boolean {
+  return el.hasAttribute('bounds-min') || el.hasAttribute('bounds-max');
+}
+
+/** countPlan for element `el` (`m`: its attributes' memory); sets the start count in `options`. */
+export function elementCountPlan(
+  el: Element,
+  m: AttributeMemory,
+  options: ElementOptions,
+  stage: StageSize,
+): CountPlan {
+  // A count attribute that was rejected counts when an earlier flock accepted one (kept).
+  const hasCount =
+    el.hasAttribute('count') && (!m.rejected.has('count') || m.lastGood.has('count'));
+  const hasPreset = el.hasAttribute('preset');
+  const startCount = startCountGuess(options);
+  return countPlan(options, { hasCount, hasPreset, fixedBox: fixedBoxOf(el), startCount }, stage);
+}
+
 /**
  * A new count on a flock that is on screen, without a pop (issue 27): the state is read, the
  * count and its box set (countChange), then the state put back resized (resizeState: kept boids
@@ -219,6 +239,8 @@ const oneAtATime = serialQueue(2000);
  * takes the count from the area up to that (and refits it on resize).
  * @param keepState count changes keep the flock's state (resizeCount): the flock is on screen
  * @param recallOnly only the remembered capacity: without one, nothing is measured or changed
+ * @param given true once the page gave a count since the plan: the answer is measured and
+ *   remembered, not set (the page's count wins; the caller sets it again, a probe may step over it)
  */
 export async function probeAndSetCount(
   flock: Flock,
@@ -226,6 +248,7 @@ export async function probeAndSetCount(
   stage: StageSize,
   keepState = false,
   recallOnly = false,
+  given: () => boolean = () => false,
 ): Promise<CountSource & { count: number }> {
   const setCount = (count: number) =>
     keepState
@@ -251,7 +274,8 @@ export async function probeAndSetCount(
     source.shared = shared;
     count = Math.max(1, Math.min(source.probe.count, plan.cap, flock.maxCount));
   }
-  if (count !== flock.params.count) await oneAtATime(() => setCount(count));
+  if (count !== flock.params.count && !given())
+    await oneAtATime(() => (given() ? Promise.resolve() : setCount(count)));
   // The flock's density takes the count from the area up to the probe's (and refits on resize).
   if (plan.density > 0) flock.setView({ density: plan.density });
   if (source.probe) source.probe = { ...source.probe, count: flock.params.count };

@@ -55,11 +55,11 @@ import {
   capForRung,
   correctLater,
   removedCountPlan,
-  countPlan,
+  elementCountPlan,
+  fixedBoxOf,
   probeAndSetCount,
   followProbeLead,
   probeLeadKey,
-  startCountGuess,
   type CountPlan,
 } from './count-plan';
 import { deferred, type Deferred } from './deferred';
@@ -110,6 +110,8 @@ export class GpuFlockElement extends Base {
   /** Bumped by every start and teardown: a start that finishes late sees it changed and disposes. */
   private _generation = 0;
   private _starting = false;
+  /** Bumped by every change of `count` (_countSince). */
+  private _countSets = 0;
   /** The last start failed: any attribute change starts again (issue 21, reproduction 4). */
   private _failed = false;
   /**
@@ -186,6 +188,7 @@ export class GpuFlockElement extends Base {
   /** Custom elements API: an attribute changed; it applies at once (a bad value fires 'error'). */
   attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (old === value) return;
+    if (name === 'count') this._countSets++;
     if (this._starting && !REBUILD_ATTRIBUTES.has(name)) {
       // Read when the start began: applied once the flock is up, in order (last change last).
       const at = this._changedWhileStarting.indexOf(name);
@@ -355,6 +358,7 @@ export class GpuFlockElement extends Base {
 
   private async _start(): Promise<void> {
     const generation = ++this._generation;
+    const given = this._countSince();
     this._starting = true;
     this._failed = false;
     this._changedWhileStarting.length = 0;
@@ -378,7 +382,7 @@ export class GpuFlockElement extends Base {
         // DESIGN section 7: 3 s in 2D, 2 s in 3D.
         warmup = defaultWarmupSeconds(validateParams(options.params ?? {}).dimensions);
       }
-      capped = capForRung(options, this._fixedBox(), this._stage!);
+      capped = capForRung(options, fixedBoxOf(this), this._stage!);
       // The element flies the warm-up itself, after the count is known (the probe's count change
       // re-initialises); the flock records the value once it has.
       view.warmup = 0;
@@ -434,7 +438,7 @@ export class GpuFlockElement extends Base {
       if (plan.probe) {
         // A revisit: the remembered capacity, no probe; a first visit measures after the first
         // frame (below).
-        const known = await probeAndSetCount(flock, plan, stage, false, true);
+        const known = await probeAndSetCount(flock, plan, stage, false, true, given);
         if (!current()) return;
         if (known.remembered) detail.remembered = known.remembered;
       }
@@ -462,7 +466,7 @@ export class GpuFlockElement extends Base {
         // A first visit: shown at the start count, then measured on screen (count changes keep
         // the flock), one probe per device and rung for the whole page.
         if (!this._still()) show();
-        const measured = await probeAndSetCount(flock, plan, stage, true);
+        const measured = await probeAndSetCount(flock, plan, stage, true, false, given);
         if (!current()) return;
         if (measured.probe) detail.probe = measured.probe;
         if (measured.shared) detail.sharedProbe = true;
@@ -479,28 +483,30 @@ export class GpuFlockElement extends Base {
         else show();
       }
     }
+    if (plan.probe && given() && current()) this._countAgain();
     this._debugViews();
     this._stillDrawn = false;
     if (!this._still()) flock.render();
     this._updateRunning();
-    if (plan.probe) this._correctLater(flock, plan, current);
+    if (plan.probe) this._correctLater(flock, plan, () => current() && !given());
     ready.resolve(flock);
     this._emit('ready', { flock, ...detail });
   }
 
   /** How the start picks the count (count-plan.ts); sets the start count in `options`. */
   private _countPlan(options: ElementOptions): CountPlan {
-    // A count attribute that was rejected counts when an earlier flock accepted one (kept).
-    const m = this._memory;
-    const hasCount =
-      this.hasAttribute('count') && (!m.rejected.has('count') || m.lastGood.has('count'));
-    const hasPreset = this.hasAttribute('preset');
-    const startCount = startCountGuess(options);
-    return countPlan(
-      options,
-      { hasCount, hasPreset, fixedBox: this._fixedBox(), startCount },
-      this._stage!,
-    );
+    return elementCountPlan(this, this._memory, options, this._stage!);
+  }
+
+  /** A check that `count` changed since: then a probe's answer is not set (the page's count wins). */
+  private _countSince(): () => boolean {
+    const sets = this._countSets;
+    return () => this._countSets !== sets;
+  }
+
+  /** The page's count set again after a probe (whose steps may have replaced it). */
+  private _countAgain(): void {
+    if (this.hasAttribute('count')) this._attributeChanged('count', this.getAttribute('count'));
   }
 
   /**
@@ -509,9 +515,11 @@ export class GpuFlockElement extends Base {
    * (resizeCount), its box the element's (auto bounds, or scaled to keep the density).
    */
   private async _countRemoved(flock: Flock): Promise<void> {
-    const plan = removedCountPlan(flock, this._fixedBox());
+    const plan = removedCountPlan(flock, fixedBoxOf(this));
+    const given = this._countSince();
     try {
-      await probeAndSetCount(flock, plan, this._stage!, true);
+      await probeAndSetCount(flock, plan, this._stage!, true, false, given);
+      if (given() && flock === this._flock) this._countAgain();
     } catch (e) {
       if (flock !== this._flock) return;
       this._attributeError('count', null, e);
@@ -528,11 +536,6 @@ export class GpuFlockElement extends Base {
     this._cleanups.push(
       correctLater(flock, plan, this._stage!, GpuFlockElement.correctAfterMs, keep),
     );
-  }
-
-  /** bounds-min or bounds-max is given. */
-  private _fixedBox(): boolean {
-    return this.hasAttribute('bounds-min') || this.hasAttribute('bounds-max');
   }
 
   /** True when reduced motion applies: one still frame instead of the loop. */

@@ -5,12 +5,12 @@
 import { describe, expect, test } from 'vitest';
 import '../../src/element/index';
 import type { StartDetail } from '../../src/element/gpu-flock-element';
-import { CAPACITY_KEY_PREFIX, rememberCapacity } from '../../src/capacity-memory';
+import { CAPACITY_KEY_PREFIX, rememberCapacity, sharedMeasure } from '../../src/capacity-memory';
 import { capacityKeyOf } from '../../src/element/count-plan';
 import { autoBoundsBox } from '../../src/core/page';
 import { localOrder } from '../../src/core/order';
 import { CPU_MAX_COUNT, initialState, type Flock } from '../../src/index';
-import { elementMaker, once, until } from '../support/browser';
+import { elementMaker, once, sleep, until } from '../support/browser';
 
 const { addFlock } = elementMaker();
 
@@ -140,5 +140,33 @@ describe('<gpu-flock> without count: the first second', () => {
     }
     const counts = new Set(details.map((d) => d.detail.flock.params.count));
     expect(counts.size).toBe(1);
+  });
+
+  // An outside tester's two sequences (SwiftShader, whose probe answers 512): before, the probe's
+  // answer replaced a count the page gave while it measured (777 -> 512, 600 -> 512), no event.
+  test('a count given while the probe measures wins over its answer', async () => {
+    const probe = { count: 512, fps: 30, holds: false, capped: false, bounded: true };
+    const k = await addFlock({ backend: 'cpu', count: '900', paused: '' }).ready;
+    /** A slow device's probe of this key, in flight: the elements share its answer (512). */
+    const slowProbe = (ms: number) =>
+      sharedMeasure(capacityKeyOf(k), () => new Promise((r) => setTimeout(() => r(probe), ms)))
+        .result;
+    clearCapacityMemory();
+    let answer = slowProbe(1500);
+    const el = addFlock({ backend: 'cpu', paused: '' });
+    await until(() => el.flock !== null, 30_000);
+    el.setAttribute('count', '777'); // while the element waits for the probe's answer
+    await answer;
+    const f = await el.ready;
+    await sleep(200);
+    expect([f.params.count, el.getAttribute('count')]).toEqual([777, '777']);
+    // Removed, then given at once: the removal's probe answers after the new count.
+    clearCapacityMemory();
+    answer = slowProbe(800);
+    el.removeAttribute('count');
+    el.setAttribute('count', '600');
+    await answer;
+    await sleep(200);
+    expect([el.flock, f.params.count]).toEqual([f, 600]);
   });
 });
