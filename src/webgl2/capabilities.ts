@@ -96,8 +96,9 @@ function drawAndQueueRead(
   uint: boolean,
   out: Float32Array | Uint32Array,
 ): ReadRequest {
-  const { program } = finishLink(gl, t.link!);
-  t.link = null;
+  const link = t.link!;
+  t.link = null; // finishLink frees it, even when it throws
+  const { program } = finishLink(gl, link);
   try {
     gl.bindFramebuffer(gl.FRAMEBUFFER, t.fbo);
     gl.viewport(0, 0, 1, 1);

@@ -136,15 +136,14 @@ export function finishLink(
       const log = gl.getProgramInfoLog(program) ?? '';
       throw new ShaderError(`GLSL link error in ${p.name}:\n${log.trim()}`, p.fragFile, null);
     }
-  } catch (e) {
-    gl.deleteProgram(program);
-    throw e;
   } finally {
-    // The program keeps what it needs; the shader objects can go now.
+    // The program keeps what it needs; the shader objects can go now. Detached before a failed
+    // program is deleted: detachShader on a deleted program is an INVALID_VALUE (a console warning).
     gl.detachShader(program, vs);
     gl.detachShader(program, fs);
     gl.deleteShader(vs);
     gl.deleteShader(fs);
+    if (!linked) gl.deleteProgram(program);
   }
   return { program, name: p.name };
 }

@@ -156,6 +156,32 @@ describe('shader errors', () => {
       }
     }
   });
+
+  test('a failed compile or link leaves no GL error (no detachShader on a deleted program)', () => {
+    const head = '#version 300 es\nprecision highp float;\nout vec4 o;\n';
+    const files = {
+      ...GLSL_FILES,
+      'no-compile.frag.glsl': `${head}void main() { o = vec4(nope); }`,
+      // Compiles, but no vertex stage writes the input it reads: a link error.
+      'no-link.frag.glsl': `${head}in vec3 vUnwritten;\nvoid main() { o = vec4(vUnwritten, 1.0); }`,
+    };
+    const gl = context();
+    for (const [frag, kind] of [
+      ['no-compile.frag.glsl', /nope/],
+      ['no-link.frag.glsl', /link error/],
+    ] as const) {
+      let err: unknown;
+      try {
+        createProgram(gl, 'fullscreen.vert.glsl', frag, {}, files);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ShaderError);
+      expect((err as ShaderError).message).toMatch(kind);
+      // Chrome logs "WebGL: INVALID_VALUE: detachShader: attempt to use a deleted object" for each.
+      expect(gl.getError()).toBe(gl.NO_ERROR);
+    }
+  });
 });
 
 describe('webgl2-tf shaders', () => {
