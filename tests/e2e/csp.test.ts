@@ -1,7 +1,8 @@
 // Issue 11 item 10: the built demo under a strict Content-Security-Policy (default-src 'self', no
 // 'unsafe-inline'): no violation is reported, the flock runs, and dat.gui's panel is styled and on
 // top of the canvas. The demo is built with `vite build` into a temporary folder and served by a
-// small static server that sends the policy with every response.
+// small static server that sends the policy with every response. A run-time fallback (the WebGPU device
+// destroyed) at devicePixelRatio 2 keeps the canvas's CSS size (its style copied through the CSSOM).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,47 @@ describe.skipIf(!chromiumPath)('demo under a strict CSP', () => {
     expect(panel.rowBorder).toBe('rgb(47, 161, 214)');
     expect(panel.linkPosition).toBe('fixed');
     expect(panel.inlineStyles).toBe(0);
+    await page.close();
+  });
+
+  test('index.html at devicePixelRatio 2: a run-time fallback keeps the canvas CSS size', async () => {
+    const page = await browser.newPage({
+      viewport: { width: 900, height: 600 },
+      deviceScaleFactor: 2,
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __csp: string[] };
+      w.__csp = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__csp.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
+    });
+    await page.goto(`${baseUrl}/index.html?count=1500`);
+    await page.waitForFunction(() => window.flockReady !== undefined, null, { timeout: 120_000 });
+    const sizes = await page.evaluate(async () => {
+      const f = await window.flockReady!;
+      const size = (c: HTMLCanvasElement) => {
+        const r = c.getBoundingClientRect();
+        return `${r.width}x${r.height}`;
+      };
+      const old = f.canvas;
+      const before = { backend: f.backend, size: size(old) };
+      const fell = new Promise((r) => f.addEventListener('fallback', r, { once: true }));
+      (f as unknown as { _backend: { device: GPUDevice } })._backend.device.destroy();
+      await fell;
+      for (let k = 0; k < 3; k++) await new Promise((r) => requestAnimationFrame(r));
+      return {
+        before,
+        after: { backend: f.backend, size: size(f.canvas) },
+        fresh: f.canvas !== old,
+      };
+    });
+    expect(sizes.before.backend).toBe('webgpu');
+    expect(sizes.after.backend).toBe('webgl2');
+    expect(sizes.fresh).toBe(true);
+    expect(sizes.after.size).toBe(sizes.before.size);
+    const csp = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+    expect(csp).toEqual([]);
     await page.close();
   });
 
