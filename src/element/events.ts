@@ -8,6 +8,7 @@ import type { Flock, RecoveryDetail } from '../flock';
 import type { CountProbe } from '../count-probe';
 import type { RememberedCapacity } from '../capacity-memory';
 import type { WarmupResult } from '../core/warmup-runner';
+import type { GpuFlockElement } from './gpu-flock-element';
 
 /**
  * The detail of 'error': `error` always (a FlockError for a bad attribute; whatever stopped a
@@ -54,6 +55,37 @@ export interface GpuFlockEventMap {
   contextrestored: CustomEvent<RecoveryDetail>;
   /** Reduced motion: the one still frame is drawn. */
   still: CustomEvent<StillDetail>;
+}
+
+/**
+ * addEventListener's overloads (O: AddEventListenerOptions) and removeEventListener's (O:
+ * EventListenerOptions) on a `<gpu-flock>` element, as lib.dom types its own elements
+ * (HTMLVideoElementEventMap): GpuFlockEventMap's first, so 'error' is its CustomEvent, not
+ * HTMLElementEventMap's ErrorEvent; other names fall back to HTMLElement's overloads.
+ */
+export interface GpuFlockListenerMethod<O> {
+  /** One of the element's events (GpuFlockEventMap): `ready`'s listener gets `e.detail.flock`. */
+  <K extends keyof GpuFlockEventMap>(
+    type: K,
+    listener: (this: GpuFlockElement, ev: GpuFlockEventMap[K]) => unknown,
+    options?: boolean | O,
+  ): void;
+  /** A built-in event of HTMLElement ('click', ...), typed as lib.dom types it. */
+  <K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: GpuFlockElement, ev: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | O,
+  ): void;
+  /** Any other event name: an Event. */
+  (type: string, listener: EventListenerOrEventListenerObject, options?: boolean | O): void;
+}
+
+/** HTMLElement whose listeners know the element's events; the element class extends it. */
+export interface GpuFlockEventTarget extends HTMLElement {
+  /** `el.addEventListener('ready', (e) => e.detail.flock)`: typed by GpuFlockEventMap. */
+  addEventListener: GpuFlockListenerMethod<AddEventListenerOptions>;
+  /** Removes a listener added with addEventListener. */
+  removeEventListener: GpuFlockListenerMethod<EventListenerOptions>;
 }
 
 /** What the 'still' event carries: the warm-up run before the reduced-motion frame. */

@@ -67,7 +67,7 @@ import { styleSheet } from './element-style';
 import type { ViewTarget } from './view-support';
 import { STILL_BUDGET_MS, STILL_FIRST_CHUNK_STEPS, stillPlan } from './still';
 
-import type { StartDetail, StillDetail } from './events';
+import type { GpuFlockEventTarget, StartDetail, StillDetail } from './events';
 
 export type { StartDetail, StillDetail } from './events';
 
@@ -75,7 +75,8 @@ export type { StartDetail, StillDetail } from './events';
 const NEAR_VIEWPORT = '200px';
 
 // In Node (server rendering) there is no HTMLElement: the module still loads, nothing is defined.
-const Base: typeof HTMLElement =
+// Typed as GpuFlockEventTarget: addEventListener knows the element's events (GpuFlockEventMap).
+const Base: new () => GpuFlockEventTarget =
   typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
 
 /**

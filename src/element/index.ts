@@ -18,5 +18,10 @@ export type {
   GpuFlockReactAttributes,
   Vec3Attribute,
 } from './attribute-types.gen';
-export type { GpuFlockEventMap, GpuFlockErrorDetail } from './events';
+export type {
+  GpuFlockEventMap,
+  GpuFlockErrorDetail,
+  GpuFlockEventTarget,
+  GpuFlockListenerMethod,
+} from './events';
 export * from '../index';

@@ -13,9 +13,7 @@ button.addEventListener('click', () => {
   button.textContent = hero.hasAttribute('paused') ? 'Resume the flock' : 'Pause the flock';
 });
 
-hero.addEventListener('error', (e) =>
-  console.warn('gpu-flock:', (e as unknown as CustomEvent).detail),
-);
+hero.addEventListener('error', (e) => console.warn('gpu-flock:', e.detail));
 
 const calm: Partial<FlockParams> = { cohesionWeight: 1.2, alignmentWeight: 1.1 };
 hero.ready.then((flock: Flock) => {
