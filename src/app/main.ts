@@ -32,6 +32,7 @@ import {
   validateParams,
   type Flock,
   type FlockParams,
+  type ViewOptions,
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
@@ -378,7 +379,9 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     flock.setParams(next);
     // The framing stays what the screen wants; the debug views stay as they are.
     const { fit, showGrid, showVelocities } = flock.view;
-    flock.setView({ ...defaultView(), fit, showGrid, showVelocities, ...view });
+    // Colours null: not given (a preset's palette fills them), unless the preset's view gives them.
+    const unset = { background: null, color: null } as unknown as Partial<ViewOptions>;
+    flock.setView({ ...defaultView(), ...unset, fit, showGrid, showVelocities, ...view });
     state.preset = name;
     state.scaleBox = true;
     flock.camera = defaultCamera(flock.params);

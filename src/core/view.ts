@@ -448,7 +448,20 @@ function checkViewField(spec: ViewSpec, value: unknown): unknown {
 }
 
 /**
- * Merges `partial` over `base` and validates each given field against VIEW_SCHEMA.
+ * The options each view of validateView was given (over its base's), whatever their values: a
+ * palette fills the colours not given, so an explicit colour equal to the default still wins.
+ */
+const GIVEN = new WeakMap<object, Set<string>>();
+
+/** Whether `view` was given colour `key`; a view not made by validateView: unless at its default. */
+function given(view: object, key: 'background' | 'color'): boolean {
+  const value = (view as Record<string, string>)[key]!;
+  return GIVEN.get(view)?.has(key) ?? value.trim() !== SPEC_BY_NAME.get(key)!.default;
+}
+
+/**
+ * Merges `partial` over `base` and validates each given field against VIEW_SCHEMA. A colour given
+ * as null is back to its default, not given (a palette's then).
  * Returns a new object; `base` is never modified.
  * @throws FlockError naming the first offending field, its value and what is allowed; unknown keys too.
  */
@@ -460,6 +473,9 @@ export function validateView(
     throw new FlockError('view', partial, 'an object of view option names to values');
   }
   const merged: Record<string, unknown> = { ...base };
+  const was = (k: 'background' | 'color') => (given(base, k) ? [k] : []);
+  const keys = new Set<string>([...was('background'), ...was('color')]);
+  GIVEN.set(merged, keys);
   for (const [key, value] of Object.entries(partial)) {
     if (value === undefined) continue;
     const spec = SPEC_BY_NAME.get(key as keyof ViewOptions);
@@ -471,7 +487,13 @@ export function validateView(
         'unknown view option',
       );
     }
+    if (value === null && spec.type === 'color') {
+      merged[key] = spec.default;
+      keys.delete(key);
+      continue;
+    }
     merged[key] = checkViewField(spec, value);
+    keys.add(key);
   }
   return merged as unknown as ViewOptions;
 }
@@ -496,7 +518,7 @@ export function viewBackground(
   view: Pick<ViewOptions, 'background'> & { palette?: PaletteChoice },
 ): string {
   const named = view.palette !== 'default' && view.palette !== 'auto';
-  if (view.palette && named && view.background.trim() === DEFAULT_BACKGROUND) {
+  if (view.palette && named && !given(view, 'background')) {
     const [r, g, b] = palette(view.palette).background.map((x) => Math.round(x * 255));
     return `rgb(${r}, ${g}, ${b})`;
   }
@@ -514,7 +536,7 @@ export function viewColors(
   const pal = palette(view.palette ?? 'default');
   const bg = parseCssColor(viewBackground(view)) ?? [0, 0, 0, 1];
   const named = view.palette !== 'default' && view.palette !== 'auto';
-  const custom = view.palette && named && view.color.trim() === DEFAULT_COLOR;
+  const custom = view.palette && named && !given(view, 'color');
   const c = custom ? [...pal.ramp[2]!, 1] : (parseCssColor(view.color) ?? [1, 1, 1, 1]);
   return { background: bg, color: [c[0]!, c[1]!, c[2]!], ramp: pal.ramp, light: pal.light };
 }

@@ -296,9 +296,9 @@ export class GpuFlockElement extends Base {
     }
   }
 
-  /** An absent attribute's value: the element's own default where it has one (attributes.ts). */
+  /** An absent attribute's value: the element's own default (attributes.ts); a colour's null (not given). */
   private _defaultOf(attr: SchemaAttribute): unknown {
-    return elementDefaultOf(this, attr, this._memory);
+    return attr.spec.type === 'color' ? null : elementDefaultOf(this, attr, this._memory);
   }
 
   private _attributeError(attribute: string, text: string | null, e: unknown): void {

@@ -7,7 +7,7 @@
  */
 import { parseCssColor } from '../core/color';
 import { pagePalette, type PageLook } from '../core/palette';
-import { viewBackground, type ViewOptions } from '../core/view';
+import { validateView, viewBackground, type ViewOptions } from '../core/view';
 
 /** Where the page is read from (the window; a test passes its own). */
 export interface PageEnv {
@@ -45,6 +45,7 @@ export function pageLook(view: ViewOptions, canvas: Element, env: PageEnv = wind
 /** `view` with `palette: 'auto'` resolved for the page around `canvas`; other views as they are. */
 export function resolveAutoPalette(view: ViewOptions, canvas: Element, env?: PageEnv): ViewOptions {
   if (view.palette !== 'auto') return view;
-  if (typeof window === 'undefined' && !env) return { ...view, palette: 'default' };
-  return { ...view, palette: pagePalette(pageLook(view, canvas, env)) };
+  // Through validateView: the copy keeps which colours were given.
+  if (typeof window === 'undefined' && !env) return validateView({ palette: 'default' }, view);
+  return validateView({ palette: pagePalette(pageLook(view, canvas, env)) }, view);
 }

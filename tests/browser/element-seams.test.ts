@@ -214,4 +214,31 @@ describe('<gpu-flock> seams', () => {
       f.dispose();
     }
   });
+
+  // An outside tester: palette="dusk" background="#05080f" drew dusk's rgb(226, 164, 138) (the
+  // value was compared with the default), while #05080e was honoured. The canvas's CSS background
+  // is the background the flock resolves (kept under an opaque frame).
+  test('an explicit background equal to the default wins over the palette, element and API', async () => {
+    const bg = (f: { canvas: HTMLCanvasElement }) => f.canvas.style.backgroundColor;
+    const el = addFlock({ backend: 'cpu', count: '300', palette: 'dusk', background: '#05080f' });
+    const f = await el.ready;
+    expect(bg(f)).toBe('rgb(5, 8, 15)');
+    el.removeAttribute('background'); // not given: the palette's again
+    expect(bg(f)).toBe('rgb(226, 164, 138)');
+    el.setAttribute('background', '#05080f');
+    expect(bg(f)).toBe('rgb(5, 8, 15)');
+    const canvas = document.createElement('canvas');
+    document.body.append(canvas);
+    removeLater(canvas);
+    const view = { palette: 'dusk', background: '#05080f' } as const;
+    const g = await createFlock(canvas, { backend: 'cpu', params: { count: 300 }, view });
+    try {
+      expect(bg(g)).toBe('rgb(5, 8, 15)');
+      g.setView({ background: '#000000' });
+      g.setView({ background: '#05080f' });
+      expect(bg(g)).toBe('rgb(5, 8, 15)');
+    } finally {
+      g.dispose();
+    }
+  });
 });

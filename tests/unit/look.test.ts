@@ -187,6 +187,18 @@ describe('palettes and shading', () => {
     expect(viewColors(own).color).toEqual([0, 1, 0]);
     expect(viewBackground(validateView({ palette: 'ink' }))).toBe('rgb(244, 242, 236)');
     expect(viewBackground(validateView({}))).toBe('#05080f');
+    // Given colours equal to the defaults win too (before: dusk's rgb(226, 164, 138) was drawn for
+    // #05080f, while #05080e was honoured), at creation and over a view (setView); null (a removed
+    // attribute) is not given: the palette's again.
+    const dark = validateView({ palette: 'dusk', background: '#05080f', color: '#8fd3ff' });
+    expect(viewBackground(dark)).toBe('#05080f');
+    expect(viewColors(dark).color).toEqual(viewColors(validateView({})).color);
+    const later = validateView({ background: '#05080f' }, v);
+    expect(viewBackground(later)).toBe('#05080f');
+    expect(viewBackground(validateView({ fog: 0.2 }, later))).toBe('#05080f'); // kept
+    const unset = validateView({ background: null, color: null } as object, dark);
+    expect([unset.background, viewBackground(unset)]).toEqual(['#05080f', 'rgb(226, 164, 138)']);
+    expect(viewColors(unset).color).toEqual(dusk.ramp[2]);
     for (const name of ['dusk', 'ocean', 'ink', 'paper', 'ember'] as const) {
       const p = palette(name);
       expect(p.ramp).toHaveLength(4);
