@@ -7,7 +7,15 @@
 // projects of their own instead: `npm ci` from their committed lockfiles (the registry), see
 // prepareFrameworkExample; tests/e2e/frameworks.test.ts builds and opens them.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -149,6 +157,30 @@ export const FRAMEWORK_EXAMPLES = {
 export const FRAMEWORK_ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 
 /**
+ * A framework example's command, bounded: `next build` (16.4.6) once sat idle in epoll for over
+ * 30 minutes in a full `npm test` (2026-12-07), and a synchronous child blocks Vitest's own
+ * timeouts. Where coreutils' `timeout` exists it runs the command in a process group of its own
+ * (npm's children included), killed after EXAMPLE_COMMAND_LIMIT_S, and a command that timed out
+ * runs once more; elsewhere the command runs unbounded, as before.
+ */
+export const EXAMPLE_COMMAND_LIMIT_S = 180;
+const TIMEOUT_BIN = ['/usr/bin/timeout', '/bin/timeout'].find((p) => existsSync(p));
+
+function runExampleCommand(file, args, options, log) {
+  if (!TIMEOUT_BIN) return execFileSync(file, args, options);
+  const bounded = ['-k', '10', String(EXAMPLE_COMMAND_LIMIT_S), file, ...args];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return execFileSync(TIMEOUT_BIN, bounded, options);
+    } catch (e) {
+      const timedOut = e && typeof e === 'object' && (e.status === 124 || e.status === 137);
+      if (!timedOut || attempt === 2) throw e;
+      log(`timed out after ${EXAMPLE_COMMAND_LIMIT_S} s; once more: ${file} ${args.join(' ')}`);
+    }
+  }
+}
+
+/**
  * `npm ci` in one framework example (the registry's packages at the lockfile's versions, the
  * library from FRAMEWORK_TARBALL; no install scripts), then its build commands. Returns the
  * seconds each part took. @throws Error with the failing command's output.
@@ -160,12 +192,13 @@ export function prepareFrameworkExample(name, log = console.log) {
     const t0 = performance.now();
     for (const [cmd, ...args] of cmds) {
       log(`$ (examples/${name}) ${cmd} ${args.join(' ')}`);
-      execFileSync(cmd === 'npm' ? npm : cmd, args, {
+      const options = {
         cwd: dir,
         stdio: ['ignore', 'pipe', 'pipe'],
         encoding: 'utf8',
         env: FRAMEWORK_ENV,
-      });
+      };
+      runExampleCommand(cmd === 'npm' ? npm : cmd, args, options, log);
     }
     return (performance.now() - t0) / 1000;
   };
