@@ -89,6 +89,27 @@ function workerUrlPlugin() {
   };
 }
 
+/**
+ * For the worker file's own build: the WebGL2 probe it runs (capabilities.ts, imported for
+ * probeWebGL2Here) also holds probeInWorker, whose `new Worker(new URL(<this file>))` would make
+ * the worker name itself; Turbopack (next build 16.4.6) then bundled it without end (the build sat
+ * idle for 30+ minutes). Inside the worker that factory is never called: it throws instead, and
+ * the built worker file is checked to start no worker.
+ */
+function noWorkerInWorkerPlugin() {
+  const factory = `() => new Worker(new URL(${WORKER_MARK}, import.meta.url), { type: 'module' })`;
+  return {
+    name: 'gpu-flock-no-worker-in-worker',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('/src/webgl2/capabilities.ts')) return null;
+      if (!code.includes(factory)) this.error(`capabilities.ts no longer contains ${factory}`);
+      const thrower = "() => { throw new Error('gpu-flock: no worker from inside the worker'); }";
+      return { code: code.replace(factory, thrower), map: null };
+    },
+  };
+}
+
 function shaderPlugin() {
   return {
     name: 'gpu-flock-shaders',
@@ -409,7 +430,10 @@ await buildModules();
 // gpu-flock.element.js for a <script type="module"> tag: one file, every dynamic import inlined.
 const docsOut = docsOutPlugin();
 await buildSingleFile('src/element/standalone.ts', ELEMENT_FILE, [docsOut, staticImportsPlugin()]);
-await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE);
+await buildSingleFile('src/cpu/cpu-worker.ts', WORKER_FILE, [noWorkerInWorkerPlugin()]);
+if (readFileSync(join(dist, WORKER_FILE), 'utf8').includes('new Worker(')) {
+  throw new Error(`${WORKER_FILE} starts a worker (itself): see noWorkerInWorkerPlugin`);
+}
 await minifyFile(ELEMENT_FILE);
 docsOut.check(readFileSync(join(dist, ELEMENT_FILE), 'utf8'), ELEMENT_FILE);
 await minifyFile(WORKER_FILE);

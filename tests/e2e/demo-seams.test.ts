@@ -84,22 +84,26 @@ describe.skipIf(!chromiumPath)('demo seams', () => {
     await input.fill('2.5');
     await input.press('Enter');
     expect(await errorOf()).toBeNull();
-    // The panel shows an applied value when the flock has taken it (a queued call): typing
-    // before then can race that refresh, which would put 2.5 back over the '-1' (the likely
-    // cause of errorOf() null at the next rejection, once in a full npm test of d4936f7).
+    // The panel shows an applied value when the flock has taken it (a queued call): a refresh
+    // between fill() and Enter puts 2.5 back over the '-1' (errorOf() null at the next
+    // rejection: full npm tests of d4936f7 and a82e268, even after waiting for 2.5 and a frame).
+    // So from here the text and its Enter arrive in one task, where no refresh can come between.
     await expect.poll(() => page.evaluate(() => window.flock!.params.perceptionRadius)).toBe(2.5);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    const submit = (text: string) =>
+      input.evaluate((el: HTMLInputElement, t) => {
+        el.value = t;
+        el.dispatchEvent(new Event('change'));
+        el.dispatchEvent(new KeyboardEvent('keydown', { keyCode: 13 } as KeyboardEventInit));
+      }, text);
     // Rejected again, then a scene: the row holds the scene's radius, and the error is gone.
-    await input.fill('-1');
-    await input.press('Enter');
+    await submit('-1');
     expect(await errorOf()).toMatch(/-1/);
     await chooseScene(page, 'school');
     expect(await page.evaluate(() => window.flock!.params.perceptionRadius)).toBeGreaterThan(0);
     expect(await errorOf()).toBeNull();
     expect(await radius.locator('.field-error').count()).toBe(0);
     // A rejection followed by a change from code (the value moves): gone as well.
-    await input.fill('-1');
-    await input.press('Enter');
+    await submit('-1');
     expect(await errorOf()).toMatch(/-1/);
     await page.evaluate(() => window.flock!.setParams({ perceptionRadius: 3 }));
     await expect.poll(errorOf).toBeNull();
