@@ -7,7 +7,7 @@
 import type { ProgramName } from './programs';
 import type { SimBuffers } from './buffers';
 import type { ComputeProgram } from './shaders';
-import type { PassName, PassTimer } from './timing';
+import type { LazyPassTimer, PassName } from './pass-timer';
 
 /** Workgroup sizes of the per-boid passes, the scan and the bitonic sort. */
 export interface WorkgroupSizes {
@@ -65,7 +65,7 @@ export interface PassEnv {
   readonly programs: Record<ProgramName, ComputeProgram>;
   readonly buffers: SimBuffers;
   readonly groups: BindGroupCache;
-  readonly timer: PassTimer;
+  readonly timer: LazyPassTimer;
   readonly wg: WorkgroupSizes;
 }
 

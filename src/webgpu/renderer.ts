@@ -26,7 +26,7 @@ import type { RenderView } from '../backend';
 import { BufferUsage, ShaderStage } from './constants';
 import { createCheckedModule, shaderFiles } from './shaders';
 import { BOID_BYTES, type FlockSimulation } from './simulation';
-import { PassTimer } from './timing';
+import { LazyPassTimer } from './pass-timer';
 import { RENDER_UNIFORMS } from './uniforms';
 
 export type DrawMode = 'instanced' | 'vertex-id';
@@ -322,7 +322,7 @@ export async function createBoidRenderer(
     size: RENDER_UNIFORMS.size,
     usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
   });
-  const timer = new PassTimer(device, options.timestamps ?? true, 'flock.render');
+  const timer = new LazyPassTimer(device, options.timestamps ?? true, 'flock.render');
 
   /** Size-dependent textures, re-made when the canvas size or sample count changes. */
   let depth: GPUTexture | null = null;

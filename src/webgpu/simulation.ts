@@ -42,7 +42,7 @@ import { createComputePrograms, shaderFiles, type ComputeProgram } from './shade
 import { SteerPass, variantsOf } from './steer';
 import { StepPlan, stepPrograms } from './step-plan';
 import type { VariantStats } from '../core/variant-cache';
-import { PassTimer, type PassAverages, type PassName } from './timing';
+import { LazyPassTimer, type PassAverages, type PassName } from './pass-timer';
 import { SIM_UNIFORMS } from './uniforms';
 import {
   DEFAULT_SEARCH_TILE,
@@ -130,7 +130,7 @@ function cellSplitOf(options: FlockSimulationOptions): number | 'auto' {
 
 class Simulation implements FlockSimulation {
   readonly maxCount: number;
-  private readonly timer: PassTimer;
+  private readonly timer: LazyPassTimer;
   private readonly label: string;
   /** The newest parameters (setParams). */
   private _params!: FlockParams;
@@ -158,7 +158,7 @@ class Simulation implements FlockSimulation {
   ) {
     this.label = options.label ?? 'flock';
     this.cellSplit = cellSplitOf(options);
-    this.timer = new PassTimer(device, options.timestamps ?? true, this.label);
+    this.timer = new LazyPassTimer(device, options.timestamps ?? true, this.label);
     this.bufs = new SimBuffers(device, this.label, options.maxBufferBytes);
     this.maxCount = this.bufs.maxCount;
     this.groups = new BindGroupCache(device, programs, this.label);
