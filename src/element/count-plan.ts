@@ -11,14 +11,13 @@ import type { Flock } from '../index';
 import { validateParams, type FlockParams } from '../core/params';
 import { rescaleForCount } from '../core/presets';
 import { autoBoundsBox } from '../core/page';
+import type { CountProbe } from '../count-probe';
 import {
-  probeCount,
   PROBE_FPS,
   PROBE_MAX_COUNT,
   PROBE_MIN_COUNT,
   PROBE_START_COUNT,
-  type CountProbe,
-} from '../count-probe';
+} from '../count-probe-limits';
 import { resizeState } from '../core/resize-state';
 import { serialQueue } from '../core/serial-queue';
 import { BACKEND_LADDER, CPU_MAX_COUNT } from '../backend';
@@ -264,6 +263,8 @@ export async function probeAndSetCount(
     count = Math.max(1, Math.min(remembered.count, plan.cap, flock.maxCount));
   } else {
     const { result, shared } = sharedMeasure(key, async () => {
+      // The probe's code (and the capacity search's) loads only when a first visit measures.
+      const { probeCount } = await import('../count-probe');
       const probe = await probeCount(flock, { maxCount: plan.cap, setCount });
       // Kept even when the search was cut short or capped: then it is a lower bound, safe to
       // start at (a frame rate that proves it wrong lowers it: correctCapacity).
