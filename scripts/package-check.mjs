@@ -49,14 +49,18 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // layer's own lazy chunk in the package, twgl.js's unread tables dropped, shaders flattened, the
 // internal uniform tables' docs out of the package): 108.1, 34.9, 77.8 / 82.5 kB (108097, 34852,
 // 77761 / 82515 B). Each limit is again 2% above these; createFlock's stays its target.
+// On 2026-12-07 (session 13: what runs after the first frame loaded with import(), the WebGPU
+// pass timer's code and the count probe's): 109.4, 35.0, 76.8 / 81.6 kB (109376, 34990, 76766 /
+// 81637 B). The vite-app limits are 2% above these; the element's stays (0.8% above: the
+// single file keeps that code, +255 B of loaders), createFlock's stays its target.
 // twgl.js (createUniformSetters/setUniforms, the user's fixed choice) is inlined by build-lib.mjs, only its used code: as an import, esbuild
 // kept all of its one ES module (vite-app webgl2 93.1 kB before, 85.6 after); the element +2.5 kB
 // either way.
 export const BUDGETS = {
   element: { limit: 110_300, target: 80_000 },
   createFlock: { limit: 35_000, target: 35_000 },
-  'vite-app webgpu': { limit: 79_400, target: 60_000 },
-  'vite-app webgl2': { limit: 84_200, target: 60_000 },
+  'vite-app webgpu': { limit: 78_300, target: 60_000 },
+  'vite-app webgl2': { limit: 83_300, target: 60_000 },
 };
 
 const problems = [];
