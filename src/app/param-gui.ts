@@ -144,11 +144,20 @@ export class ParamGui {
   private pauseController: GUIController | null = null;
   private readonly menu = { scene: '', scaleBox: true, backend: 'auto', drawMode: 'instanced' };
   private readonly folders = new Map<FolderName, GUI>();
+  /** Controllers sync() left alone while a person typed in them: refreshed when focus leaves. */
+  private readonly stale = new Set<GUIController>();
 
   constructor(private readonly opts: ParamGuiOptions) {
     const flock = opts.flock as ViewFlock;
     this.gui = new GUI({ width: 330 });
     this.gui.domElement.id = 'param-gui';
+    this.gui.domElement.addEventListener('focusout', (e) => {
+      for (const c of this.stale) {
+        if (!c.domElement.contains(e.target as Node)) continue;
+        this.stale.delete(c);
+        c.updateDisplay();
+      }
+    });
     this.menu.scene = opts.preset();
     this.menu.scaleBox = opts.scaleBox();
     this.menu.backend = opts.backendChoice;
@@ -406,8 +415,13 @@ export class ParamGui {
     } catch (e) {
       this.showError(row, e instanceof Error ? e.message : String(e));
     }
-    // Show what the flock holds now: the new value, or the old one after a rejection.
+    // Show what the flock holds now: the new value, or the old one after a rejection (in the
+    // row just typed in as well, though its input may still have focus).
     this.sync();
+    for (const c of row.controllers) {
+      this.stale.delete(c);
+      c.updateDisplay();
+    }
   }
 
   /**
@@ -445,7 +459,11 @@ export class ParamGui {
     return this.rows.get(name)?.error?.textContent ?? null;
   }
 
-  /** Sets every control from the flock (after a rejection, a preset, a change from code or the URL). */
+  /**
+   * Sets every control from the flock (after a rejection, a preset, a change from code or the
+   * URL), but for one whose input has focus: the text a person is typing stays until they leave
+   * the field (Enter, Tab, a click elsewhere), and the control shows the flock's value then.
+   */
   sync(): void {
     const flock = this.opts.flock as ViewFlock;
     const params = flock.params as unknown as Record<string, unknown>;
@@ -473,11 +491,17 @@ export class ParamGui {
           if (v > c.__max) c.max(v);
         }
       }
-      for (const c of row.controllers) c.updateDisplay();
+      for (const c of row.controllers) this.refresh(c);
     }
     this.menu.scene = this.opts.preset();
     this.menu.scaleBox = this.opts.scaleBox();
-    for (const c of this.extra) c.updateDisplay();
+    for (const c of this.extra) this.refresh(c);
+  }
+
+  /** Shows the controller's value, unless a person is typing in it (sync()). */
+  private refresh(c: GUIController): void {
+    if (c.domElement.contains(document.activeElement)) this.stale.add(c);
+    else c.updateDisplay();
   }
 
   dispose(): void {

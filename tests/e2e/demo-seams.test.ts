@@ -2,7 +2,8 @@
 // system Chromium (SwiftShader), a 1,280 px window. One count rule for a preset whether named in
 // the URL or chosen in the Scene menu (the count probe); a GUI row's error goes once the row
 // holds another value (a scene change); a count cut to what the device draws in time says what
-// it became under its row; the caption wraps at 1,280 px instead of being cut with an ellipsis.
+// it became under its row; the caption wraps at 1,280 px instead of being cut with an ellipsis;
+// the panel's refresh leaves alone the field a person is typing in.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { PROBE_START_COUNT, type CountProbe } from '../../src/count-probe';
@@ -107,6 +108,38 @@ describe.skipIf(!chromiumPath)('demo seams', () => {
     expect(await errorOf()).toMatch(/-1/);
     await page.evaluate(() => window.flock!.setParams({ perceptionRadius: 3 }));
     await expect.poll(errorOf).toBeNull();
+    await page.close();
+  });
+
+  test("the panel's refresh leaves the number a person is typing, and shows the flock's on leaving", async () => {
+    const page = await demo.context.newPage();
+    await open(page, '?backend=webgl2&count=1500&paused');
+    const input = row(page, /^Perception radius/).locator('input');
+    const other = row(page, /^Separation weight/).locator('input');
+    await input.focus();
+    await input.press('ControlOrMeta+a');
+    await input.pressSequentially('1.');
+    // A change from code while the field has focus: the periodic watch refreshes the panel (the
+    // other row shows 3.25), and so does a direct sync().
+    await page.evaluate(() => window.flock!.setParams({ separationWeight: 3.25 }));
+    await expect.poll(() => other.inputValue()).toBe('3.25');
+    await page.evaluate(() => window.demo!.gui().sync());
+    // Before: both refreshes put the flock's 2 over the text being typed.
+    expect(await input.inputValue()).toBe('1.');
+    expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+    await input.pressSequentially('5');
+    await input.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.flock!.params.perceptionRadius)).toBe(1.5);
+    await expect.poll(() => input.inputValue()).toBe('1.5');
+    // Focused, nothing typed, the value moves in code: shown once the field is left.
+    await input.focus();
+    await page.evaluate(() => window.flock!.setParams({ perceptionRadius: 3 }));
+    await expect.poll(() => page.evaluate(() => window.flock!.params.perceptionRadius)).toBe(3);
+    await page.evaluate(() => window.demo!.gui().sync());
+    expect(await input.inputValue()).toBe('1.5');
+    await input.blur();
+    expect(await input.inputValue()).toBe('3');
+    expect(await page.evaluate(() => window.flock!.params.perceptionRadius)).toBe(3);
     await page.close();
   });
 
