@@ -18,7 +18,6 @@ import {
   PROBE_MIN_COUNT,
   PROBE_START_COUNT,
 } from '../count-probe-limits';
-import { resizeState } from '../core/resize-state';
 import { serialQueue } from '../core/serial-queue';
 import { BACKEND_LADDER, CPU_MAX_COUNT } from '../backend';
 import {
@@ -161,8 +160,13 @@ export async function resizeCount(
 ): Promise<void> {
   if (count === flock.params.count) return;
   const before = flock.params;
+  // resize-state.ts loads with the first count change on screen (after the first frame), beside
+  // the read; a failed load rejects this call as a failed read does.
+  const resizing = import('../core/resize-state');
+  resizing.catch(() => undefined); // awaited below; not unhandled while the read is pending
   const state = await flock.readState();
   const time = flock.time;
+  const { resizeState } = await resizing;
   await flock.setParams(countChange(flock.params, count, plan, stage));
   await flock.setState(resizeState(state, before, flock.params), { time });
 }
