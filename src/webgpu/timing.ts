@@ -7,7 +7,16 @@
  * Owns its query set and buffers (`dispose()`).
  */
 import type { PassName } from '../backend';
-import { BufferUsage, MapMode } from './constants';
+
+/**
+ * constants.ts's flags this file uses, as numbers: importing them made its chunk (loaded with
+ * import() by pass-timer.ts) share one with the backend's, which a bundler then split in two.
+ */
+const QUERY_RESOLVE = 0x200;
+const COPY_SRC = 0x4;
+const MAP_READ = 0x1;
+const COPY_DST = 0x8;
+const READ = 0x1;
 
 export type { PassName };
 
@@ -56,12 +65,12 @@ export class PassTimer {
     this.resolveBuffer = device.createBuffer({
       label: `${label}.timestamps.resolve`,
       size: count * 8,
-      usage: BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC,
+      usage: QUERY_RESOLVE | COPY_SRC,
     });
     this.readBuffer = device.createBuffer({
       label: `${label}.timestamps.read`,
       size: count * 8,
-      usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
+      usage: MAP_READ | COPY_DST,
     });
   }
 
@@ -99,7 +108,7 @@ export class PassTimer {
     const used = this.used;
     const steps = this.steps;
     this.pending = this.readBuffer
-      .mapAsync(MapMode.READ, 0, used * 8)
+      .mapAsync(READ, 0, used * 8)
       .then(() => {
         const raw = new BigUint64Array(this.readBuffer!.getMappedRange(0, used * 8).slice(0));
         this.readBuffer!.unmap();
