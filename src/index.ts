@@ -32,7 +32,7 @@ export {
   viewAllowedText,
 } from './core/view';
 export { viewValueFromText } from './core/codec';
-export type { ViewOptions, ViewSpec, ColorMode, Fit, ColorMapName } from './core/view';
+export type { ViewOptions, ViewInput, ViewSpec, ColorMode, Fit, ColorMapName } from './core/view';
 export { parseCssColor } from './core/color';
 export { initialState, validateState, mulberry32 } from './core/state';
 export type { FlockState } from './core/state';

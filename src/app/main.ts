@@ -32,7 +32,6 @@ import {
   validateParams,
   type Flock,
   type FlockParams,
-  type ViewOptions,
   type PresetName,
 } from '../index';
 import { demoQuery, parseDemoQuery, type CameraPose } from './app-state';
@@ -380,7 +379,7 @@ async function boot(container: HTMLElement, overlay: Overlay): Promise<Flock> {
     // The framing stays what the screen wants; the debug views stay as they are.
     const { fit, showGrid, showVelocities } = flock.view;
     // Colours null: not given (a preset's palette fills them), unless the preset's view gives them.
-    const unset = { background: null, color: null } as unknown as Partial<ViewOptions>;
+    const unset = { background: null, color: null };
     flock.setView({ ...defaultView(), ...unset, fit, showGrid, showVelocities, ...view });
     state.preset = name;
     state.scaleBox = true;

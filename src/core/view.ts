@@ -124,6 +124,20 @@ export interface ViewOptions {
   resolutionScale: number;
 }
 
+/**
+ * View options as given: createFlock's `view`, Flock.setView and validateView take any of
+ * ViewOptions, and a colour may be null there.
+ */
+export interface ViewInput extends Partial<Omit<ViewOptions, 'background' | 'color'>> {
+  /**
+   * ViewOptions.background, or null: not given, so the default's, or a named palette's (what a
+   * removed `background` attribute of the element gives). Over a view, null undoes a colour given.
+   */
+  background?: string | null;
+  /** ViewOptions.color, or null: not given, so the default's or a named palette's (as background). */
+  color?: string | null;
+}
+
 interface ViewSpecBase<K extends keyof ViewOptions> {
   name: K;
   default: ViewOptions[K];
@@ -466,7 +480,7 @@ function given(view: object, key: 'background' | 'color'): boolean {
  * @throws FlockError naming the first offending field, its value and what is allowed; unknown keys too.
  */
 export function validateView(
-  partial: Partial<ViewOptions> | Record<string, unknown> = {},
+  partial: ViewInput | Record<string, unknown> = {},
   base: ViewOptions = defaultView(),
 ): ViewOptions {
   if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {

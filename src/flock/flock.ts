@@ -23,7 +23,7 @@ import { FlockError } from '../core/errors';
 import { MAX_COUNT, validateParams, type FlockParams, type Vec3 } from '../core/params';
 import { defaultCamera, type OrbitCamera } from '../core/render-math';
 import { validateState, type FlockState } from '../core/state';
-import { resolvedShape, validateView, type ViewOptions } from '../core/view';
+import { resolvedShape, validateView, type ViewInput, type ViewOptions } from '../core/view';
 import type { WarmupResult } from '../core/warmup-runner';
 import { Animation } from './animation';
 import type { BackendHost, BackendProvider, DebugHooks, HostOptions } from './backend-host';
@@ -242,7 +242,7 @@ export class Flock extends EventTarget {
    * Changes view options (VIEW_SCHEMA); the simulation is not touched. A stopped flock redraws.
    * @throws FlockError naming the field, the value and what is allowed; the view stays as it was.
    */
-  setView(partial: Partial<ViewOptions>): void {
+  setView(partial: ViewInput): void {
     this._checkNotDisposed();
     const given = definedEntries(partial, 'view') as Partial<ViewOptions>;
     // The default shape read back (a spread of flock.view) is not a choice: it still follows the dimensions.

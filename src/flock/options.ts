@@ -11,7 +11,7 @@ import { checkLimits, limitsDisable, type DeviceLimits } from '../core/limits';
 import { defaultParams, needsReinit, validateParams, type FlockParams } from '../core/params';
 import type { OrbitCamera } from '../core/render-math';
 import { validateState, type FlockState } from '../core/state';
-import { defaultView, validateView, type ViewOptions } from '../core/view';
+import { defaultView, validateView, type ViewInput, type ViewOptions } from '../core/view';
 import { messageOf } from './run-errors';
 
 /** Capability names `disable` accepts, to force any rung of the ladder on any machine. */
@@ -46,7 +46,7 @@ export interface FlockOptions {
    * Without `params`, `initialState` and `view.autoBounds` the defaults fill the canvas as the
    * element does: autoBounds true, fit 'cover' (FILL_VIEW).
    */
-  view?: Partial<ViewOptions>;
+  view?: ViewInput;
   /** Start from this state instead of the seed's (its count wins over params.count). */
   initialState?: FlockState;
   /** Start the frame loop at once (default: true when a target is given, false without one). */

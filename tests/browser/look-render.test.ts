@@ -236,8 +236,7 @@ describe.each(BACKENDS)('%s: the look', (backend) => {
     test("palette: the background reads back as the palette's, the boids in its light", () => {
       // null: no background given (the '#000000' set above undone), so the palette's shows; an
       // explicit '#05080f' would win now.
-      const unset = null as unknown as string;
-      flock.setView({ palette: 'ocean', background: unset, colorMode: 'speed' });
+      flock.setView({ palette: 'ocean', background: null, colorMode: 'speed' });
       const g = grab(flock);
       const bg = palette('ocean').background.map((c) => Math.round(c * 255));
       expect(at(g, 2, 2).slice(0, 3)).toEqual(bg.slice(0, 3));

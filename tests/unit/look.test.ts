@@ -18,6 +18,7 @@ import {
 } from '../../src/core/look';
 import { palette } from '../../src/core/palette';
 import { viewColors, viewBackground, validateView } from '../../src/core/view';
+import type { Flock, FlockOptions } from '../../src/index';
 import { buildScene, viewStatic } from '../../src/core/scene';
 import { validateParams } from '../../src/core/params';
 
@@ -196,7 +197,15 @@ describe('palettes and shading', () => {
     const later = validateView({ background: '#05080f' }, v);
     expect(viewBackground(later)).toBe('#05080f');
     expect(viewBackground(validateView({ fog: 0.2 }, later))).toBe('#05080f'); // kept
-    const unset = validateView({ background: null, color: null } as object, dark);
+    // The types take null for the colours (npm run typecheck; before: TS2322 on the two lines
+    // below, null not assignable to string): createFlock's view, setView and validateView.
+    const fresh: NonNullable<FlockOptions['view']> = { palette: 'dusk', background: null };
+    const change: Parameters<Flock['setView']>[0] = { background: null, color: null };
+    // @ts-expect-error: null is "not given" for the colours only
+    const other: Parameters<Flock['setView']>[0] = { fog: null };
+    expect(() => validateView(other)).toThrow(/fog/);
+    expect(viewBackground(validateView(fresh))).toBe('rgb(226, 164, 138)');
+    const unset = validateView(change, dark);
     expect([unset.background, viewBackground(unset)]).toEqual(['#05080f', 'rgb(226, 164, 138)']);
     expect(viewColors(unset).color).toEqual(dusk.ramp[2]);
     for (const name of ['dusk', 'ocean', 'ink', 'paper', 'ember'] as const) {
