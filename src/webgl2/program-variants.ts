@@ -10,7 +10,7 @@
  * keeps stepping with the params whose programs are linked (webgl2-path-base.ts). Owned by one
  * build of a path: dropped with its context.
  */
-import { VariantCache, type VariantStats } from '../core/variant-cache';
+import { LazyVariantCache, type VariantStats } from '../core/lazy-variant-cache';
 import { ProgramCache, type ProgramSpec } from './program';
 
 /** Most steer programs kept per context (of 2^6 #define combinations per search mode). */
@@ -41,7 +41,7 @@ export function variantKey(v: ProgramVariant): string {
 }
 
 export class ProgramVariants {
-  private readonly cache: VariantCache<ProgramVariant>;
+  private readonly cache: LazyVariantCache<ProgramVariant>;
   private readonly jobs = new Map<string, ProgramVariant>();
   private closed = false;
 
@@ -57,7 +57,7 @@ export class ProgramVariants {
     bound = PROGRAM_VARIANT_BOUND,
   ) {
     const parallel = programs.parallel !== null;
-    this.cache = new VariantCache(
+    this.cache = new LazyVariantCache(
       bound,
       (key) => (parallel ? this.link(key) : this.linkNow(key)),
       (v) => this.release(v),

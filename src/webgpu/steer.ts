@@ -22,7 +22,7 @@ import { beginPass, dispatch, type PassEnv } from './bind-groups';
 import { BufferUsage } from './constants';
 import { steerTerms } from '../core/terms';
 import { resolveShader } from '../core/shader-source';
-import { VariantCache, type VariantStats } from '../core/variant-cache';
+import { LazyVariantCache, type VariantStats } from '../core/lazy-variant-cache';
 import { createCheckedModule, type ComputeProgram } from './shaders';
 import { STEP_UNIFORMS } from './uniforms';
 
@@ -46,7 +46,7 @@ export const COMPILE_QUIET_MS = 300;
 
 /** The specialised pipelines of a device and what compiles them (steer variants, step plans). */
 export interface DeviceVariants {
-  cache: VariantCache<ComputeProgram>;
+  cache: LazyVariantCache<ComputeProgram>;
   /** How to compile each key asked for (the closure of the simulation that asked last). */
   jobs: Map<string, () => Promise<ComputeProgram>>;
   /** Shader sources by a short id, for the keys. */
@@ -66,7 +66,11 @@ export function variantsOf(device: GPUDevice, bound = STEER_VARIANT_BOUND): Devi
     };
     // What serves meanwhile gives the same numbers: every change of the params postpones.
     const timing = { quietMs: COMPILE_QUIET_MS, quietFromRequest: true };
-    v = { cache: new VariantCache(bound, compile, undefined, timing), jobs, sources: new Map() };
+    v = {
+      cache: new LazyVariantCache(bound, compile, undefined, timing),
+      jobs,
+      sources: new Map(),
+    };
     deviceVariants.set(device, v);
   }
   return v;
