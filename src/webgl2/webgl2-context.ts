@@ -82,6 +82,15 @@ export function openWebGL2(
       `no WebGL2 context on this canvas for ${rung}; ${allowed}`,
     );
   }
+  // A context lost before the start reads every limit as 0: say so, not "count from 1 to 1".
+  if (gl.isContextLost()) {
+    throw new FlockError(
+      'backend',
+      rung,
+      'a WebGL2 context that is not lost',
+      'lost before the start',
+    );
+  }
   trackGL(gl);
   capWebGL2(gl, init.limits ?? null);
   const deviceMax = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;

@@ -4,6 +4,7 @@
 // reads the state at the call, timings, sync, and a lost context is rebuilt on restore.
 import { afterEach, describe, expect, test } from 'vitest';
 import { NO_PASS_TIMES } from '../../src/backend';
+import { FlockError } from '../../src/core/errors';
 import { validateParams, type FlockParams } from '../../src/core/params';
 import { referenceSteps } from '../../src/core/reference';
 import { initialState, type FlockState } from '../../src/core/state';
@@ -48,6 +49,22 @@ describe.each(WEBGL2_PATHS)('$kind lifecycle', (path) => {
     });
     return backend;
   }
+
+  test('a canvas whose context is already lost: a FlockError on backend, not "count from 1 to 1"', async () => {
+    // Outside tester: a context lost during createFlock's start read MAX_TEXTURE_SIZE as 0 and
+    // rejected with count = 512 is not allowed; allowed: an integer from 1 to 1 (MAX_TEXTURE_SIZE = 0).
+    const canvas = addCanvas(32);
+    canvas.getContext('webgl2')!.getExtension('WEBGL_lose_context')!.loseContext();
+    const params = parityParams({ count: 512 });
+    const err: unknown = await path.create({ canvas, params, state: initialState(params) }).then(
+      (b) => (b.dispose(), null),
+      (e: unknown) => e,
+    );
+    canvas.remove();
+    expect(err).toBeInstanceOf(FlockError);
+    expect((err as FlockError).field).toBe('backend');
+    expect((err as FlockError).message).toMatch(/lost before the start/);
+  });
 
   test('start links its programs without holding the page: a timer runs between the links and their status; the first step matches the CPU reference', async () => {
     // Issue 31 item 1: the start linked its 8-10 programs one by one (a link, then its status,
