@@ -39,6 +39,10 @@ export function disableList(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** backend, disable and preset by name: a change back to a flock's own needs no rebuild. */
+export const rebuildValues = (el: AttributeSource): Map<string, string | null> =>
+  new Map([...REBUILD_ATTRIBUTES].map((n) => [n, el.getAttribute(n)]));
+
 /** The error of a bad backend, disable or preset value (these rebuild the flock), or null. */
 export function rebuildValueError(name: string, value: string | null): FlockError | null {
   const v = value?.trim() ?? '';

@@ -45,6 +45,7 @@ import {
   elementDefaultOf,
   flagAttribute,
   optionsFromAttributes,
+  rebuildValues,
   rebuildValueError,
   REBUILD_ATTRIBUTES,
   SCHEMA_ATTRS,
@@ -115,6 +116,7 @@ export class GpuFlockElement extends Base {
   private _countSets = 0;
   /** The last start failed: any attribute change starts again (issue 21, reproduction 4). */
   private _failed = false;
+  private _builtFrom = new Map<string, string | null>(); // at the last start
   /**
    * Attributes changed while the flock was being created (after their values were read), in the
    * order of their last change: applied once it is up, so the last value wins (reproduction 3).
@@ -213,7 +215,7 @@ export class GpuFlockElement extends Base {
       if (!flock && !this._starting) return; // read (and reported) when the flock starts
       const bad = rebuildValueError(name, value);
       if (bad) this._attributeError(name, value, bad);
-      else this._rebuild();
+      else if (value !== this._builtFrom.get(name)) this._rebuild();
       return;
     }
     if (name === 'paused' || name === 'motion') {
@@ -376,6 +378,7 @@ export class GpuFlockElement extends Base {
     // runs after it, on screen).
     stage.style.visibility = 'hidden';
     try {
+      this._builtFrom = rebuildValues(this);
       const options = this._options();
       const { view, ...rest } = options;
       warmup = (view.warmup as number | undefined) ?? 0;

@@ -205,6 +205,14 @@ describe('<gpu-flock>', () => {
     expect(flock.backend).toBe('webgl2');
     expect(flock.params.count).toBe(1003);
     expect((await flock.readState()).positions).toEqual(before.positions);
+    // Put back as they were (the values the flock runs): nothing to rebuild (outside tester: each
+    // of these rebuilt the flock, its state lost).
+    el.setAttribute('backend', 'webgl2');
+    el.removeAttribute('preset');
+    el.removeAttribute('disable');
+    await sleep(50);
+    expect(el.flock).toBe(flock);
+    expect((await flock.readState()).positions).toEqual(before.positions);
   });
 
   test('show-grid: the debug layer over the flock, from the backend state', async () => {
