@@ -47,6 +47,8 @@ export interface DemoQuery {
   scaleBox: boolean;
   /** The scene's density, boids per unit³ (3D) or unit² (2D), for scaleBox. */
   density: number;
+  /** The URL gave a count the demo took (a rejected one, or a preset's, is none). */
+  countGiven: boolean;
 }
 
 /** Largest |coordinate| of the camera's target: the box's own range (boundsMin/boundsMax), world units. */
@@ -161,6 +163,7 @@ export function parseDemoQuery(search: string): DemoQuery {
     camera,
     scaleBox,
     density,
+    countGiven: urlParams.count !== undefined,
   };
 }
 

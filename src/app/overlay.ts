@@ -111,7 +111,8 @@ export class Overlay {
       lines.push([
         'scene',
         `${p.count} boids · ${p.dimensions}D · ${p.neighborSearch} · ${p.boundary}` +
-          (f.running ? '' : ' · paused'),
+          // Stopped while a status line says why (the count probe measuring) is not a pause.
+          (f.running || this.status ? '' : ' · paused'),
       ]);
       const s = f.stats;
       const step =
