@@ -155,6 +155,16 @@ export class ContextHome {
   private readonly events: EventTarget;
   private listening: { lost: (e: Event) => void; restored: () => void } | null = null;
   private detached = false;
+  /** A loss came before attach() (during the start): its event found no backend listening. */
+  private lostEarly = false;
+  /**
+   * Until attach(): keeps the context restorable (a loss nobody called preventDefault() on is
+   * never restored: Chromium refuses restoreContext()) and notes that it came.
+   */
+  private readonly early = (e: Event): void => {
+    e.preventDefault();
+    this.lostEarly = true;
+  };
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -163,6 +173,7 @@ export class ContextHome {
     this.shared = sharedOf.get(gl) ?? null;
     this.bitmap = this.shared ? this.canvas.getContext('bitmaprenderer') : null;
     this.events = this.shared?.canvas ?? canvas;
+    this.events.addEventListener('webglcontextlost', this.early);
     // Counted as a direct context from its construction, not only once its start has finished:
     // the start awaits its program links (ProgramCache.warm), and flocks starting meanwhile must
     // see this one and share a context (20 flocks took 16 contexts, evicting one, when it was
@@ -170,14 +181,20 @@ export class ContextHome {
     if (!this.shared) direct.add(this);
   }
 
-  /** The backend is up: listen for losses of its context. */
-  attach(lost: (e: Event) => void, restored: () => void): void {
+  /**
+   * The backend is up: listen for losses of its context. @returns whether the context was lost
+   * while it started (that event came before this listener; the backend handles it now).
+   */
+  attach(lost: (e: Event) => void, restored: () => void): boolean {
+    this.events.removeEventListener('webglcontextlost', this.early);
     this.listening = { lost, restored };
     this.events.addEventListener('webglcontextlost', lost);
     this.events.addEventListener('webglcontextrestored', restored);
-    if (this.shared) return;
-    direct.add(this);
-    liveOn.set(this.canvas, this);
+    if (!this.shared) {
+      direct.add(this);
+      liveOn.set(this.canvas, this);
+    }
+    return this.lostEarly;
   }
 
   /** The context came back, before the backend rebuilds: the old objects are gone. */
@@ -204,6 +221,7 @@ export class ContextHome {
   detach(ownsCanvas: boolean): void {
     if (this.detached) return;
     this.detached = true;
+    this.events.removeEventListener('webglcontextlost', this.early);
     if (this.listening) {
       this.events.removeEventListener('webglcontextlost', this.listening.lost);
       this.events.removeEventListener('webglcontextrestored', this.listening.restored);

@@ -169,7 +169,12 @@ export abstract class WebGL2PathBase<
       this.home.detach(false); // as above: the next try may use this canvas
       throw e;
     }
-    this.home.attach(this.onLostEvent, this.onRestoredEvent);
+    if (this.home.attach(this.onLostEvent, this.onRestoredEvent)) {
+      // Lost while starting (the start went on with dead objects): handled as if heard now, and
+      // rebuilt at once when the context is already back (else on its 'webglcontextrestored').
+      this.handleLost(new Event('webglcontextlost'));
+      if (!this.gl.isContextLost()) this.handleRestored();
+    }
     return this;
   }
 

@@ -154,3 +154,46 @@ describe('every promise settles (items 3 and 4)', () => {
     },
   );
 });
+
+describe('a loss during the start (outside try, session 13)', () => {
+  test('webgl2: a context lost while the flock starts (its event before the flock listens) is restored, not left for the next rung', async () => {
+    // The loss comes while the start links its programs: before,
+    // nothing had called preventDefault() on its 'webglcontextlost', so the browser refused
+    // restoreContext() and the flock fell to webgl2-tf after RESTORE_TIMEOUT_MS.
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 64;
+    document.body.append(canvas);
+    const made = canvas.getContext.bind(canvas) as (id: string, o?: unknown) => unknown;
+    let ext: WEBGL_lose_context | null = null;
+    (canvas as unknown as { getContext: typeof made }).getContext = (id, o) => {
+      const gl = made(id, o) as WebGL2RenderingContext | null;
+      if (id === 'webgl2' && gl && !ext) {
+        ext = gl.getExtension('WEBGL_lose_context')!;
+        // Lost a task after the start's first program link: while its programs link.
+        const link = gl.linkProgram.bind(gl);
+        let linked = false;
+        gl.linkProgram = (program) => {
+          link(program);
+          if (!linked) setTimeout(() => ext!.loseContext(), 0);
+          linked = true;
+        };
+      }
+      return gl;
+    };
+    canvas.addEventListener('webglcontextlost', () => setTimeout(() => ext!.restoreContext(), 50));
+    const params = ballisticParams();
+    const fell: string[] = [];
+    const f = await make(canvas, { backend: 'webgl2', params, autoStart: false });
+    f.addEventListener('fallback', () => fell.push(f.backend));
+    expect(ext).not.toBeNull();
+    await sleep(200);
+    await f.step(5);
+    await f.finish();
+    // Twice RESTORE_TIMEOUT_MS would have fallen back by now had the restore been refused.
+    await sleep(500);
+    expect(fell).toEqual([]);
+    expect(f.backend).toBe('webgl2');
+    expect(ballisticError(await f.readState(), initialState(params), params, 5)).toBeLessThan(2e-3);
+    canvas.remove();
+  });
+});
