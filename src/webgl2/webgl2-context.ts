@@ -60,6 +60,19 @@ export function maxCountFor(maxTextureSize: number): number {
 }
 
 /**
+ * The error of a start whose context was lost before its checks read it (every limit reads 0 and
+ * every extension null then): openWebGL2's, and the start's before its build (webgl2-path-base.ts).
+ */
+export function lostBeforeStart(rung: 'webgl2' | 'webgl2-tf'): FlockError {
+  return new FlockError(
+    'backend',
+    rung,
+    'a WebGL2 context that is not lost',
+    'lost before the start',
+  );
+}
+
+/**
  * The WebGL2 context of `init.canvas` (counted by gl-tracker.ts) and the MAX_TEXTURE_SIZE to use;
  * or the page's shared context when `init.shareContext` says so (shared-context.ts).
  * @throws FlockError field 'backend', value `rung`, when the canvas gives no WebGL2 context.
@@ -83,14 +96,7 @@ export function openWebGL2(
     );
   }
   // A context lost before the start reads every limit as 0: say so, not "count from 1 to 1".
-  if (gl.isContextLost()) {
-    throw new FlockError(
-      'backend',
-      rung,
-      'a WebGL2 context that is not lost',
-      'lost before the start',
-    );
-  }
+  if (gl.isContextLost()) throw lostBeforeStart(rung);
   trackGL(gl);
   capWebGL2(gl, init.limits ?? null);
   const deviceMax = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;

@@ -53,7 +53,12 @@ import { flockDefines } from './uniforms';
 import type { ProgramSpec } from './program';
 import { ContextHome, oneStartAtATime } from './shared-context';
 import { ProgramVariants, type ProgramVariant } from './program-variants';
-import { maxCountFor, type WebGL2PathBackend, type WebGL2PathInit } from './webgl2-context';
+import {
+  lostBeforeStart,
+  maxCountFor,
+  type WebGL2PathBackend,
+  type WebGL2PathInit,
+} from './webgl2-context';
 import type { PathResources, StateObjects, StateRead } from './path-resources';
 
 export {
@@ -157,6 +162,9 @@ export abstract class WebGL2PathBase<
         // The GPU work queued before (another flock's warm-up or first frames on the shared
         // context) is waited for without blocking: the build's checks would wait for it.
         await gpuDone(this.gl);
+        // Lost since openWebGL2 (its event may not have come yet): checkDevice() would read
+        // EXT_color_buffer_float (or webgl2-tf's limits) as missing.
+        if (this.gl.isContextLost()) throw lostBeforeStart(this.kind);
         this.build(false);
         const dims = this.params.dimensions === 2 ? 2 : 3;
         const programs = this.res!.env.programs;

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { FlockError, initialState, type Flock, type FlockState } from '../../src/index';
 import type { Backend } from '../../src/backend';
 import { ballisticError, ballisticParams } from '../support/ballistic';
-import { flockMaker, once, sleep } from '../support/browser';
+import { flockError, flockMaker, once, sleep } from '../support/browser';
 
 const make = flockMaker();
 
@@ -155,31 +155,44 @@ describe('every promise settles (items 3 and 4)', () => {
   );
 });
 
+/**
+ * A 64x64 canvas in the page whose first WebGL2 context (the flock's) is handed to `first` with
+ * its WEBGL_lose_context as getContext makes it; @returns the canvas and how many WebGL2 contexts
+ * it gave.
+ */
+function canvasWithHook(first: (gl: WebGL2RenderingContext, ext: WEBGL_lose_context) => void) {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  document.body.append(canvas);
+  const made = canvas.getContext.bind(canvas) as (id: string, o?: unknown) => unknown;
+  const got = { canvas, contexts: 0 };
+  (canvas as unknown as { getContext: typeof made }).getContext = (id, o) => {
+    const gl = made(id, o) as WebGL2RenderingContext | null;
+    if (id === 'webgl2' && gl && got.contexts++ === 0) {
+      first(gl, gl.getExtension('WEBGL_lose_context')!);
+    }
+    return gl;
+  };
+  return got;
+}
+
 describe('a loss during the start (outside try, session 13)', () => {
   test('webgl2: a context lost while the flock starts (its event before the flock listens) is restored, not left for the next rung', async () => {
     // The loss comes while the start links its programs: before,
     // nothing had called preventDefault() on its 'webglcontextlost', so the browser refused
     // restoreContext() and the flock fell to webgl2-tf after RESTORE_TIMEOUT_MS.
-    const canvas = document.createElement('canvas');
-    canvas.width = canvas.height = 64;
-    document.body.append(canvas);
-    const made = canvas.getContext.bind(canvas) as (id: string, o?: unknown) => unknown;
     let ext: WEBGL_lose_context | null = null;
-    (canvas as unknown as { getContext: typeof made }).getContext = (id, o) => {
-      const gl = made(id, o) as WebGL2RenderingContext | null;
-      if (id === 'webgl2' && gl && !ext) {
-        ext = gl.getExtension('WEBGL_lose_context')!;
-        // Lost a task after the start's first program link: while its programs link.
-        const link = gl.linkProgram.bind(gl);
-        let linked = false;
-        gl.linkProgram = (program) => {
-          link(program);
-          if (!linked) setTimeout(() => ext!.loseContext(), 0);
-          linked = true;
-        };
-      }
-      return gl;
-    };
+    const { canvas } = canvasWithHook((gl, lose) => {
+      ext = lose;
+      // Lost a task after the start's first program link: while its programs link.
+      const link = gl.linkProgram.bind(gl);
+      let linked = false;
+      gl.linkProgram = (program) => {
+        link(program);
+        if (!linked) setTimeout(() => lose.loseContext(), 0);
+        linked = true;
+      };
+    });
     canvas.addEventListener('webglcontextlost', () => setTimeout(() => ext!.restoreContext(), 50));
     const params = ballisticParams();
     const fell: string[] = [];
@@ -195,5 +208,22 @@ describe('a loss during the start (outside try, session 13)', () => {
     expect(f.backend).toBe('webgl2');
     expect(ballisticError(await f.readState(), initialState(params), params, 5)).toBeLessThan(2e-3);
     canvas.remove();
+  });
+
+  test('webgl2: a context lost after getContext, before the capability checks, rejects with "lost before the start", not "EXT_color_buffer_float"', async () => {
+    // Outside try: the loss came between openWebGL2's isContextLost() check and checkDevice(),
+    // which read EXT_color_buffer_float as missing (every extension reads null on a lost context).
+    // The task after getContext: before the start's first timer (gpuDone), so before its build.
+    const hooked = canvasWithHook((_, lose) => setTimeout(() => lose.loseContext(), 0));
+    const params = ballisticParams();
+    const err = await flockError(
+      make(hooked.canvas, { backend: 'webgl2', params, autoStart: false }),
+    );
+    hooked.canvas.remove();
+    expect(hooked.contexts).toBe(1);
+    expect(err.field).toBe('backend');
+    expect(err.value).toBe('webgl2');
+    expect(err.message).toMatch(/lost before the start/);
+    expect(err.message).not.toMatch(/EXT_color_buffer_float/);
   });
 });
