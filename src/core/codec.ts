@@ -5,8 +5,8 @@
  *
  * | type | text | example |
  * |---|---|---|
- * | `int`, `uint32` | a decimal number (exponent allowed) that is an integer | `1200`, `1e3` |
- * | `float` | a decimal number; an integer where the view spec says `integer` | `0.75`, `-1` |
+ * | `int`, `uint32` | an integer in decimal digits, optional sign (INTEGER_TEXT) | `1200`, `-1` |
+ * | `float` | a decimal number; as `int` where the view spec says `integer` | `0.75`, `1e-3` |
  * | `vec3` | 3 numbers split by commas or spaces | `1,2,3`, `1 2 3` |
  * | `obstacles` | a JSON list of {center, radius}, or `x,y,z,r; x,y,z,r`; empty: none | `0,0,0,4; 10,0,0,2` |
  * | `enum` | one of the options, by its text | `wrap`, `2` |
@@ -41,6 +41,14 @@ export interface CodecEntry {
 
 /** A decimal number: optional sign, digits with an optional point, an optional exponent. No hex, no `Infinity`. */
 export const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * An integer's text: HTML's rules for parsing integers, strict (a web component's integer
+ * attribute, as `<input maxlength>`): ASCII whitespace around is skipped; between, an optional
+ * sign and decimal digits only. Not `1e3`, `64.0`, `0x10` or `64px` (HTML would read `64.0` and
+ * `64px` as 64; a typo is named here instead).
+ */
+export const INTEGER_TEXT = /^[\t\n\f\r ]*[+-]?\d+[\t\n\f\r ]*$/;
 
 /** The number `text` (trimmed) spells in NUMBER_TEXT's form, else undefined. */
 export function numberFromText(text: string): number | undefined {
@@ -145,8 +153,10 @@ export function decodeText(entry: CodecEntry, text: string): Decoded {
     case 'float': {
       const n = numberFromText(t);
       if (n === undefined) return fail(entry, text);
-      if (isInteger(entry) && !Number.isInteger(n)) return fail(entry, n);
-      return { ok: true, value: n };
+      if (!isInteger(entry)) return { ok: true, value: n };
+      if (!Number.isInteger(n)) return fail(entry, n);
+      if (!INTEGER_TEXT.test(text)) return fail(entry, text, 'digits only: no exponent or point');
+      return { ok: true, value: n || 0 }; // "-0" reads 0
     }
     case 'vec3': {
       const n = numberList(t);

@@ -171,8 +171,11 @@ export function attributeFormatError(
   return d.ok ? null : d.error;
 }
 
-/** The allowed values in words, for the table (the schema's own text where it has one). */
-function allowedOf(spec: SchemaEntry): string {
+/**
+ * The allowed values in words, for the table (the schema's own text where it has one); `asText`:
+ * as attribute text (an integer's is digits only, src/core/codec.ts INTEGER_TEXT).
+ */
+function allowedOf(spec: SchemaEntry, asText = false): string {
   if (spec.type === 'bool' || spec.type === 'boolean') return BOOLEAN_FORMAT;
   if (spec.type === 'obstacles') return OBSTACLES_FORMAT;
   if (spec.type === 'color')
@@ -184,7 +187,9 @@ function allowedOf(spec: SchemaEntry): string {
         ? 'x,y,z'
         : spec.type === 'float' && !spec.integer
           ? 'number'
-          : 'integer';
+          : asText
+            ? 'integer (digits only)'
+            : 'integer';
     const range = `${describeValue(spec.min)} to ${describeValue(spec.max)}`;
     return `${kind}, ${range}${spec.unit ? ` ${spec.unit}` : ''}`;
   }
@@ -245,7 +250,7 @@ export function attributeTable(viewSchema: readonly SchemaEntry[] = []): string 
   for (const a of schemaAttributes(viewSchema)) {
     const what = a.target === 'view' ? `${a.spec.doc} (view option \`${a.name}\`)` : a.spec.doc;
     rows.push(
-      `| \`${a.attribute}\` | ${cell(allowedOf(a.spec))} | ${cell(defaultOf(a.spec, a.target))} | ${cell(what)} |`,
+      `| \`${a.attribute}\` | ${cell(allowedOf(a.spec, true))} | ${cell(defaultOf(a.spec, a.target))} | ${cell(what)} |`,
     );
   }
   for (const e of ELEMENT_ATTRIBUTES) {

@@ -117,6 +117,27 @@ describe('<gpu-flock>', () => {
     expect((await flock.readState()).count).toBe(1300);
   });
 
+  test('count="1e3" and count="64.0" on a running flock are errors naming the attribute and its range; count=" 64 " is 64 (HTML\'s integers)', async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1200' });
+    const flock = await el.ready;
+    for (const text of ['1e3', '64.0']) {
+      const seen = once<CustomEvent<AttributeErrorDetail>>(el, 'error');
+      el.setAttribute('count', text);
+      const { detail } = await seen;
+      expect([detail.attribute, detail.value, detail.allowed]).toEqual([
+        'count',
+        text,
+        'an integer from 1 to 16777216 (boids)',
+      ]);
+      expect((detail.error as FlockError).message).toContain('digits only: no exponent or point');
+      expect(flock.params.count).toBe(1200);
+    }
+    expect((await flock.readState()).count).toBe(1200);
+    el.setAttribute('count', ' 64 ');
+    expect(flock.params.count).toBe(64);
+    expect((await flock.readState()).count).toBe(64);
+  });
+
   test('obstacles="garbage" on a running flock names the attribute\'s format, not obstacles[0].center', async () => {
     const el = addFlock({ backend: 'webgl2', count: '1201', obstacles: '0,0,0,3' });
     const flock = await el.ready;

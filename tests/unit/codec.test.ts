@@ -109,7 +109,7 @@ describe('round trip: decode(encode(v)) = v for every schema entry', () => {
       value: obstacles,
     });
     expect(decodeText(spec('boundsMax'), '4 5 6')).toEqual({ ok: true, value: [4, 5, 6] });
-    expect(decodeText(spec('count'), ' 1e3 ')).toEqual({ ok: true, value: 1000 });
+    expect(decodeText(spec('count'), ' 1000 ')).toEqual({ ok: true, value: 1000 });
   });
 });
 
@@ -159,6 +159,52 @@ describe('text outside the format is named', () => {
     expect(() => validateView({ pickedBoid: 1.5 })).toThrow(/pickedBoid = 1.5 is not allowed/);
   });
 
+  test.each([
+    '1e3',
+    '1E3',
+    '64.0',
+    '1.5e3',
+    '0x10',
+    '64px',
+    '1_000',
+    '1 000',
+    '64\u00a0',
+    '\u00a064',
+  ])(
+    "count=%j is not an integer in digits (HTML's rules for integers, without the trailing text)",
+    (text) => {
+      const e = formatError(spec('count'), text);
+      expect([e.field, e.value, e.allowed]).toEqual([
+        'count',
+        text,
+        'an integer from 1 to 16777216 (boids)',
+      ]);
+    },
+  );
+
+  test('an integer in digits: ASCII whitespace around it and a sign are taken, as HTML does', () => {
+    expect(formatError(spec('count'), '1e3').message).toBe(
+      'count = "1e3" is not allowed; allowed: an integer from 1 to 16777216 (boids) (digits only: no exponent or point)',
+    );
+    for (const [text, want] of [
+      [' 64 ', 64],
+      ['\t64\r\n', 64],
+      ['+64', 64],
+      ['0064', 64],
+      ['16777216', 16777216],
+    ] as const) {
+      expect(decodeText(spec('count'), text)).toEqual({ ok: true, value: want });
+    }
+    const zero = decodeText(spec('seed'), '-0');
+    expect(zero.ok && Object.is(zero.value, 0)).toBe(true);
+    expect(decodeText(spec('seed'), '4294967295')).toEqual({ ok: true, value: 4294967295 });
+    expect(formatError(spec('seed'), '4.294967295e9').value).toBe('4.294967295e9');
+    expect(formatError(spec('pickedBoid'), '1e1').value).toBe('1e1');
+    expect(decodeText(spec('pickedBoid'), ' -1 ')).toEqual({ ok: true, value: -1 });
+    // Floats keep the exponent.
+    expect(decodeText(spec('perceptionRadius'), '1e1')).toEqual({ ok: true, value: 10 });
+  });
+
   test('numbers, triples, enums and obstacles', () => {
     expect(formatError(spec('perceptionRadius'), 'abc').message).toBe(
       'perceptionRadius = "abc" is not allowed; allowed: a finite number from 0.01 to 1000 (world units)',
@@ -193,6 +239,21 @@ describe('the element and the URL read one format', () => {
     expect(options.view.antialias).toBeUndefined();
     expect(options.view.pickedBoid).toBeUndefined();
     expect(options.view.showBounds).toBe(true);
+  });
+
+  test('count="1e3", species="2.0" and predators="0x1" are reported and left out; count=" 64 " is 64', () => {
+    const bad = readAttributes({ count: '1e3', species: '2.0', predators: '0x1', seed: ' 7 ' });
+    expect(bad.reports.map((r) => [r.attribute, r.text, (r.error as FlockError).allowed])).toEqual([
+      ['count', '1e3', 'an integer from 1 to 16777216 (boids)'],
+      ['species', '2.0', 'an integer from 1 to 4'],
+      ['predators', '0x1', 'an integer from 0 to 8'],
+    ]);
+    expect(bad.options.params).toEqual({ seed: 7 });
+    expect(readAttributes({ count: ' 64 ' }).options.params).toEqual({ count: 64 });
+    // The demo's URL reads the same form.
+    expect(parseQuery('?count=1e3').errors).toEqual([
+      'URL parameter count=1e3 ignored: count = "1e3" is not allowed; allowed: an integer from 1 to 16777216 (boids) (digits only: no exponent or point)',
+    ]);
   });
 
   test('the URL takes the attribute forms: obstacles with ";", booleans without on/off', () => {

@@ -66,7 +66,8 @@ describe('element attributes', () => {
       options,
     });
     expect(parseAttribute(spec('float'), ' 2.5 ')).toBe(2.5);
-    expect(parseAttribute(spec('int'), '1e3')).toBe(1000);
+    expect(parseAttribute(spec('int'), ' 1000 ')).toBe(1000);
+    expect(parseAttribute(spec('int'), '1e3')).toBe('1e3');
     expect(parseAttribute(spec('int'), 'lots')).toBe('lots');
     expect(parseAttribute(spec('vec3'), '-1, 2 ,3')).toEqual([-1, 2, 3]);
     expect(parseAttribute(spec('vec3'), '4 5 6')).toEqual([4, 5, 6]);
