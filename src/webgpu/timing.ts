@@ -11,12 +11,14 @@ import type { PassName } from '../backend';
 /**
  * constants.ts's flags this file uses, as numbers: importing them made its chunk (loaded with
  * import() by pass-timer.ts) share one with the backend's, which a bundler then split in two.
+ * Exported for tests/unit/timing-flags.test.ts, which ties each to constants.ts's (BufferUsage,
+ * and MapMode for READ); pass-timer.ts imports none of them.
  */
-const QUERY_RESOLVE = 0x200;
-const COPY_SRC = 0x4;
-const MAP_READ = 0x1;
-const COPY_DST = 0x8;
-const READ = 0x1;
+export const QUERY_RESOLVE = 0x200;
+export const COPY_SRC = 0x4;
+export const MAP_READ = 0x1;
+export const COPY_DST = 0x8;
+export const READ = 0x1;
 
 export type { PassName };
 
