@@ -450,6 +450,8 @@ export async function createBoidRenderer(
     },
     render(context, view) {
       if (disposed || sim.disposed) return;
+      // A 0x0 canvas has no swap-chain texture: nothing to draw, and drawing is a device error.
+      if (!context.canvas.width || !context.canvas.height) return;
       const params = sim.params;
       const scene = view.scene ?? defaultScene(params, view.boidSize);
       const basis = viewBasis(view.viewProj);

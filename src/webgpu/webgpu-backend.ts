@@ -127,7 +127,16 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
   const warmAfter = new Promise<void>((resolve) => (rendererReady = resolve));
   try {
     // Premultiplied, so view.background may be translucent or `transparent` (WebGL2 and Canvas 2D too).
-    context.configure({ device, format, alphaMode: 'premultiplied' });
+    // A 0x0 canvas is configured at its first sized frame: configuring it is a device error.
+    let configured = false;
+    const configure = (): boolean => {
+      if (!configured && init.canvas.width && init.canvas.height) {
+        context.configure({ device, format, alphaMode: 'premultiplied' });
+        configured = true;
+      }
+      return configured;
+    };
+    configure();
     // The first frame's pipelines first: they compile while the simulation is made.
     prepareBoidRenderer(device, format);
     sim = await createFlockSimulation({
@@ -148,7 +157,16 @@ export async function createWebGPUBackend(init: WebGPUBackendInit): Promise<WebG
     });
     const renderer = await createBoidRenderer(device, format, sim, { drawMode: init.drawMode });
     rendererReady(); // then the step's pipelines compile in the background
-    return new WebGPUBackendImpl(init, adapter, device, context, sim, renderer, maxCount);
+    return new WebGPUBackendImpl(
+      init,
+      adapter,
+      device,
+      context,
+      configure,
+      sim,
+      renderer,
+      maxCount,
+    );
   } catch (e) {
     sim?.dispose();
     context.unconfigure();
@@ -172,6 +190,8 @@ class WebGPUBackendImpl implements WebGPUBackend {
     adapter: GPUAdapter,
     readonly device: GPUDevice,
     private readonly context: GPUCanvasContext,
+    /** Configures the context once the canvas is not 0x0; whether it is configured. */
+    private readonly configure: () => boolean,
     readonly simulation: FlockSimulation,
     private readonly renderer: BoidRenderer,
     readonly maxCount: number,
@@ -264,7 +284,7 @@ class WebGPUBackendImpl implements WebGPUBackend {
   }
 
   render(view: RenderView): void {
-    this.renderer.render(this.context, view);
+    if (this.configure()) this.renderer.render(this.context, view);
   }
 
   timings(): BackendTimings {
