@@ -84,15 +84,23 @@ export function openWebGL2(
 ): { gl: WebGL2RenderingContext; maxTextureSize: number } {
   const shared = openSharedGL(init, CONTEXT_ATTRIBUTES);
   if (shared) return shared;
-  const gl = init.canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null;
+  const canvas = init.canvas;
+  // The browser's reason, when it gives one (a webglcontextcreationerror, fired within getContext).
+  let reason = '';
+  const onRefused = (e: Event) => (reason = (e as WebGLContextEvent).statusMessage);
+  canvas.addEventListener('webglcontextcreationerror', onRefused);
+  const gl = canvas.getContext('webgl2', CONTEXT_ATTRIBUTES) as WebGL2RenderingContext | null;
+  canvas.removeEventListener('webglcontextcreationerror', onRefused);
   if (!gl) {
-    // A canvas that holds another context type (2d, webgpu) gives null; one that cannot make a
+    // A canvas that holds another context type (2d, webgpu) gives null, and so does one too large
+    // for the device's memory (an 8192x8192 canvas on SwiftShader); a browser that cannot make a
     // WebGL2 context at all was already turned away by the probe.
+    const said = reason ? ` (the browser said: "${reason}")` : '';
     throw new FlockError(
       'target',
-      init.canvas,
-      'a canvas without another context type (2d, webgpu)',
-      `no WebGL2 context on this canvas for ${rung}; ${allowed}`,
+      canvas,
+      'a canvas without another context type (2d, webgpu), of a size the browser makes a WebGL2 context for',
+      `no WebGL2 context on this ${canvas.width}x${canvas.height} canvas for ${rung}${said}; ${allowed}`,
     );
   }
   // A context lost before the start reads every limit as 0: say so, not "count from 1 to 1".
