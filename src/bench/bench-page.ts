@@ -139,6 +139,8 @@ function loaded(): ChartsModule {
 let rows: AnyRow[] = [];
 let capacity: BackendCapacity[] = [];
 const imported: BenchExport[] = [];
+/** The files an import rejected, each 'name: why': listed under the imported runs by every redraw. */
+const rejected: string[] = [];
 let device: DeviceReport | null = null;
 let busy: Promise<unknown> = Promise.resolve();
 let abort = false;
@@ -196,6 +198,12 @@ function redraw(): void {
   for (const e of imported) {
     const li = document.createElement('li');
     li.textContent = `${e.label}: ${e.rows.filter(isMeasured).length} rows${e.capacitySentence ? `; ${e.capacitySentence}` : ''}`;
+    ul.append(li);
+  }
+  for (const text of rejected) {
+    const li = document.createElement('li');
+    li.className = 'bad';
+    li.textContent = text;
     ul.append(li);
   }
 }
@@ -438,12 +446,10 @@ $<HTMLInputElement>('import').addEventListener('change', async (e) => {
     try {
       importRuns([JSON.parse(await f.text())], [f.name]);
     } catch (err) {
-      const li = document.createElement('li');
-      li.className = 'bad';
       // parseImport names the file already; a file that is not JSON gets its name here.
       const text = err instanceof Error ? err.message : String(err);
-      li.textContent = text.startsWith(`${f.name}: `) ? text : `${f.name}: ${text}`;
-      $('imported').append(li);
+      rejected.push(text.startsWith(`${f.name}: `) ? text : `${f.name}: ${text}`);
+      redraw();
     }
   }
   input.value = '';

@@ -384,6 +384,12 @@ describe.skipIf(!chromiumPath)('benchmark page', () => {
       };
     });
     expect(new Set(got.labels).size, 'two devices').toBe(2);
+    // The rejected files stay listed after the good ones' redraw (before: it wiped them).
+    expect(await page.locator('#imported li.bad').allTextContents()).toEqual([
+      expect.stringMatching(/^nulls\.json: rows\[0\]: /),
+      expect.stringMatching(/^fives\.json: rows\[0\]: /),
+      expect.stringMatching(/^capacity\.json: capacity\[0\]: /),
+    ]);
     for (const label of got.labels) {
       expect(
         got.scaling.some((l) => l.endsWith(`· ${label}`)),
