@@ -240,6 +240,14 @@ export function optionsFromAttributes(
   const bounds = el.getAttribute('bounds');
   if (bounds !== null && bounds.trim() !== 'auto')
     report('bounds', bounds, new FlockError('bounds', bounds, '"auto"'));
+  // An attribute in the API's camelCase (perceptionRadius: HTML lowercases it) sets nothing: say so.
+  for (const a of SCHEMA_ATTRS) {
+    const flat = a.attribute.replaceAll('-', '');
+    if (flat !== a.attribute && el.hasAttribute(flat)) {
+      const allowed = `the attribute ${a.attribute} (attributes are kebab case)`;
+      report(flat, el.getAttribute(flat), new FlockError(flat, el.getAttribute(flat), allowed));
+    }
+  }
   // Schema attributes: each applied over the ones accepted so far; one that fails only because
   // of another (min-speed above the default max-speed, with a larger max-speed given) is retried.
   let pending = SCHEMA_ATTRS.filter((a) => el.hasAttribute(a.attribute));
