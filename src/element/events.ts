@@ -1,6 +1,9 @@
 /**
- * The events a <gpu-flock> element fires (all CustomEvents that bubble and are composed), for
- * the framework declarations (react.d.ts, vue.d.ts, svelte.d.ts) and addEventListener callers.
+ * The events a <gpu-flock> element fires, for the framework declarations (react.d.ts, vue.d.ts,
+ * svelte.d.ts) and addEventListener callers. All are CustomEvents that bubble and are composed,
+ * but 'error': as <img>'s 'error', it neither bubbles nor is composed, so window.onerror and
+ * `window.addEventListener('error', ...)` (what error trackers hook) never get it; listen on the
+ * element. The others keep bubbling: no global handler listens for their names.
  * Types only: nothing here runs.
  */
 import type { BackendKind } from '../backend';
@@ -33,7 +36,10 @@ export interface GpuFlockEventMap {
     /** The flock that now runs. */
     flock: Flock;
   }>;
-  /** A rejected attribute, a start that failed, or an error of the running flock. */
+  /**
+   * A rejected attribute, a start that failed, or an error of the running flock. It does not
+   * bubble (as `<img>`'s 'error'; window's error handlers never get it): listen on the element.
+   */
   error: CustomEvent<GpuFlockErrorDetail>;
   /** The flock moved to the next rung of the ladder. */
   fallback: CustomEvent<

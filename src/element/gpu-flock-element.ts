@@ -7,9 +7,9 @@
  * Attributes are the schemas' names in kebab-case (attributes.ts), plus backend, disable, paused,
  * interactive and motion. Properties: `flock` (the Flock, or null before it starts and after
  * removal) and `ready` (a promise of the Flock). The Flock's events ('fallback', 'contextlost',
- * 'contextrestored', 'error') bubble from the element, and 'ready' fires once a flock runs.
- * A bad attribute fires 'error' (detail: attribute, value, allowed, error) and the flock keeps
- * its last good value.
+ * 'contextrestored', 'error') come from the element, 'ready' once a flock runs. All bubble but
+ * 'error', which (as <img>'s) stays on the element: window.onerror never gets it. A bad attribute
+ * fires 'error' (detail: attribute, value, allowed, error); the flock keeps its last good value.
  *
  * It sizes like a replaced element (300x150 unless styled; the shadow root's stylesheet is a
  * constructed one, so a strict CSP without 'unsafe-inline' styles is fine), starts only once it
@@ -82,8 +82,8 @@ const Base: new () => GpuFlockEventTarget =
 
 /**
  * `<gpu-flock>`: a flock in a custom element. Every parameter and view option is an attribute
- * (kebab case), plus `backend`, `disable`, `paused`, `interactive`, `preset` and `motion`; the
- * flock's events bubble from the element, `ready` fires when it starts.
+ * (kebab case), plus `backend`, `disable`, `paused`, `interactive`, `preset`, `motion`. Its events
+ * bubble but `error`, which stays on the element as `<img>`'s does: `window.onerror` never gets it.
  */
 export class GpuFlockElement extends Base {
   /**
@@ -310,9 +310,9 @@ export class GpuFlockElement extends Base {
     this._emit('error', { attribute, value: text, allowed, error });
   }
 
-  /** Dispatches a bubbling, composed `type` CustomEvent carrying `detail`. */
-  private _emit(type: string, detail: unknown): void {
-    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+  /** Fires a `type` CustomEvent of `detail`: bubbling and composed, but 'error' (as <img>'s). */
+  private _emit(type: string, detail: unknown, bubbles = type !== 'error'): void {
+    this.dispatchEvent(new CustomEvent(type, { bubbles, composed: bubbles, detail }));
   }
 
   /** The createFlock options the attributes give; bad ones fire 'error' and are left out. */
@@ -628,7 +628,7 @@ export class GpuFlockElement extends Base {
       ms: performance.now() - t0,
       cut,
     };
-    this.dispatchEvent(new CustomEvent('still', { bubbles: true, composed: true, detail }));
+    this._emit('still', detail);
   }
 
   /** backend or disable changed: a new flock from the attributes (a canvas keeps its context type). */

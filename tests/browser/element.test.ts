@@ -90,10 +90,10 @@ describe('<gpu-flock>', () => {
     expect(el.getBoundingClientRect().width).toBe(420);
   });
 
-  test('a bad attribute fires a bubbling error naming it; the flock keeps its last good value', async () => {
+  test('a bad attribute fires error on the element naming it; the flock keeps its last good value', async () => {
     const el = addFlock({ backend: 'webgl2', count: '1200', 'separation-weight': '2' });
     const flock = await el.ready;
-    const seen = once<CustomEvent<AttributeErrorDetail>>(document, 'error');
+    const seen = once<CustomEvent<AttributeErrorDetail>>(el, 'error');
     el.setAttribute('separation-weight', '-4');
     const ev = await seen;
     expect(ev.target).toBe(el);
@@ -115,6 +115,42 @@ describe('<gpu-flock>', () => {
     el.setAttribute('count', '1300');
     expect(flock.params.count).toBe(1300);
     expect((await flock.readState()).count).toBe(1300);
+  });
+
+  test("error stays on the element, as <img>'s: window's and document's listeners never get it (window.onerror, error trackers); the flock keeps its state", async () => {
+    const el = addFlock({ backend: 'webgl2', count: '1200', 'separation-weight': '2', paused: '' });
+    const flock = await el.ready;
+    const before = await flock.readState();
+    const errors = attributeErrors(el);
+    const outside: string[] = [];
+    const onWindow = (e: Event) => outside.push(`window ${e.constructor.name}`);
+    const onDocument = (e: Event) => outside.push(`document ${e.constructor.name}`);
+    window.addEventListener('error', onWindow);
+    document.addEventListener('error', onDocument);
+    let ev: CustomEvent | undefined;
+    el.addEventListener('error', (e) => (ev = e), { once: true });
+    try {
+      el.setAttribute('separation-weight', '-4'); // fired within setAttribute
+      el.setAttribute('count', 'lots');
+    } finally {
+      window.removeEventListener('error', onWindow);
+      document.removeEventListener('error', onDocument);
+    }
+    // Before: "window CustomEvent", "document CustomEvent" for each (the events bubbled).
+    expect(outside).toEqual([]);
+    expect([ev?.target, ev?.bubbles, ev?.composed]).toEqual([el, false, false]);
+    expect(errors.map((d) => [d.attribute, d.value])).toEqual([
+      ['separation-weight', '-4'],
+      ['count', 'lots'],
+    ]);
+    expect(errors[0]!.allowed).toMatch(/from 0 to/);
+    expect(errors[1]!.error).toBeInstanceOf(FlockError);
+    expect(el.flock).toBe(flock);
+    expect([flock.params.separationWeight, flock.params.count]).toEqual([2, 1200]);
+    const after = await flock.readState();
+    expect(after.count).toBe(1200);
+    expect(after.positions).toEqual(before.positions);
+    expect(after.velocities).toEqual(before.velocities);
   });
 
   test('count="1e3" and count="64.0" on a running flock are errors naming the attribute and its range; count=" 64 " is 64 (HTML\'s integers)', async () => {
@@ -246,7 +282,7 @@ describe('<gpu-flock>', () => {
     await until(() => layer()!.hidden);
   });
 
-  test("the flock's events bubble from the element", async () => {
+  test("the flock's events come from the element; all but error bubble", async () => {
     const el = addFlock({ backend: 'webgl2', count: '1000' });
     const flock = await el.ready;
     const seen = once<CustomEvent>(document.body, 'fallback');
@@ -254,6 +290,17 @@ describe('<gpu-flock>', () => {
     const ev = await seen;
     expect(ev.target).toBe(el);
     expect(ev.detail).toEqual({ from: 'webgpu', to: 'webgl2' });
+    // The flock's 'error' (a failed call, a lost backend) stays on the element, as <img>'s.
+    const heard: string[] = [];
+    const onBody = () => heard.push('body');
+    const onWindow = () => heard.push('window');
+    document.body.addEventListener('error', onBody);
+    window.addEventListener('error', onWindow);
+    el.addEventListener('error', (e) => heard.push(`element ${e.detail.error}`));
+    flock.dispatchEvent(new CustomEvent('error', { detail: { error: 'boom' } }));
+    document.body.removeEventListener('error', onBody);
+    window.removeEventListener('error', onWindow);
+    expect(heard).toEqual(['element boom']);
   });
 
   test('removal disposes the flock; re-insertion starts a new one; a move keeps it', async () => {
