@@ -86,6 +86,21 @@ override SPLIT: bool = false;
 
 const EPS = 1e-3;
 
+// CONE_SHARED (coneShared()): under a view cone, in a pipeline with cells cut along x (SPHERE_X:
+// crowded cells, cellSplitFor) and an unrolled candidate loop (UNROLL > 1: a hardware adapter),
+// each lane's cone values (v xyz, coneK) wait in workgroup memory, written before a barrier and
+// read per neighbour, instead of taking 4 registers across the candidate loop: more warps in
+// flight. The same arithmetic, so the same bits. Measured on an H100 (docs/real-gpu-tune.md,
+// issue 29): fov 270 at 16M dense 16.53 -> 15.21 ms a step; at fov 360 nothing changes (off);
+// in the sparse scene (uncut cells) it cost 1-6%, and on SwiftShader a barrier costs more than
+// registers do, hence the two conditions.
+var<workgroup> coneLds: array<vec4f, MAX_WG>;
+var<private> lane: u32;
+
+fn coneShared() -> bool {
+  return fovOn() && SPHERE_X && UNROLL > 1u;
+}
+
 fn sortedBoid(j: u32) -> Boid {
   return Boid(sorted[sortedPosAt(j)], sorted[sortedVelAt(j)]);
 }
@@ -189,6 +204,19 @@ fn meWith(p: vec4f, v: vec3f) -> Me {
   return Me(p, vec3f(0.0), 0.0);
 }
 
+// Me of sorted boid min(i, count - 1) for lane `lid`; under coneShared() its cone values go to
+// workgroup memory (all lanes of the workgroup call this: it holds a barrier).
+fn meShared(lid: u32, i: u32) -> Me {
+  let me = meOf(min(i, P.count - 1u));
+  if (!coneShared()) {
+    return me;
+  }
+  lane = lid;
+  coneLds[lid] = vec4f(me.vel, me.coneK);
+  workgroupBarrier();
+  return Me(me.pos, vec3f(0.0), 0.0);
+}
+
 // Whether neighbour j (offset d, |d|^2 = d2, species sj) is a flockmate of boid `me`, counted by
 // alignment and cohesion (M_i): of the boid's own species and inside its view cone, |v| <= eps (no
 // heading) or d . v >= |d| |v| c, tested as dv |dv| >= d2 |v|^2 c |c| (dv = d . v, c = cos(fov /
@@ -199,8 +227,12 @@ fn isMate(me: Me, d: vec3f, d2: f32, sj: f32) -> bool {
     return false;
   }
   if (fovOn()) {
-    let dv = dot(d, me.vel);
-    if (dv * abs(dv) < d2 * me.coneK) {
+    var cone = vec4f(me.vel, me.coneK);
+    if (coneShared()) {
+      cone = coneLds[lane];
+    }
+    let dv = dot(d, cone.xyz);
+    if (dv * abs(dv) < d2 * cone.w) {
       return false;
     }
   }
@@ -574,10 +606,11 @@ fn integrate(b: Boid, steer: vec3f) -> Boid {
 fn steerGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
+  let me = meShared(lid, i);
   if (i >= P.count) {
     return;
   }
-  let acc = gatherSearch(i, meOf(i));
+  let acc = gatherSearch(i, me);
   outNbr[i] = f32(acc.n);
   let b = sortedBoid(i);
   let steer = steering(safeVelocity(b.vel.xyz), acc);
@@ -608,10 +641,11 @@ fn integrateGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
 fn countGrid(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
   let i = flatIndex(wid, nwg, lid, WG);
+  let me = meShared(lid, i);
   if (i >= P.count) {
     return;
   }
-  outCounts[u32(sorted[sortedVelAt(i)].w)] = gatherSearch(i, meOf(i)).n;
+  outCounts[u32(sorted[sortedVelAt(i)].w)] = gatherSearch(i, me).n;
 }
 
 // All pairs, tiled through workgroup memory: each workgroup loads WG records at a time and every

@@ -76,6 +76,16 @@ describe('WebGPU simulation under Dawn', () => {
       await expectParity(device, cases[0]!.params, 10, { specialise: false });
       // The H200's search (one flat loop, unrolled by 4) with the cone.
       await expectParity(device, cases[2]!.params, 10, { flatSearch: true, unroll: 4 });
+      // Cells cut along x with the loop unrolled: the cone's values in workgroup memory
+      // (steer.wgsl coneShared()), specialised and generic; the counts pass (countGrid) too.
+      for (const variant of [
+        { cellSplitX: 2, unroll: 4 },
+        { cellSplitX: 4, unroll: 2, specialise: false },
+      ] as SimVariant[]) {
+        await expectParity(device, cases[0]!.params, 10, variant);
+        await expectParity(device, cases[2]!.params, 10, variant);
+        await expectNeighborCounts(device, cases[0]!.params, variant);
+      }
     },
   );
 
